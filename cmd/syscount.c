@@ -1,0 +1,519 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * syscount: count system calls by name or by process, with optional latency.
+ *
+ * Plain counts use perf_event counting mode on every syscalls:sys_enter_*
+ * tracepoint (sys_exit_* with a "ret" filter for -x/-e): the kernel counts
+ * and no record is ever written.  -P and -L need a record per call, read
+ * from our instance's ring and aggregated here.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "common/hmap.h"
+#include "common/json.h"
+#include "common/log.h"
+#include "common/opt.h"
+#include "common/perf.h"
+#include "common/syscalls.h"
+#include "common/task.h"
+#include "common/tool.h"
+#include "tracefs/format.h"
+#include "tracefs/session.h"
+
+struct opts {
+	bool json, process, failures, latency, millis, list;
+	pid_t pid;
+	long top, duration, buffer_kb;
+	int err;		/* -e: only this errno */
+	struct interval iv;
+};
+
+static const char usage[] =
+"Count system calls, by syscall or by process, optionally with latency.\n"
+"\n"
+"USAGE: syscount [-hjPxLmlv] [-p PID] [-t TOP] [-d SECS] [-e ERRNO]\n"
+"                [-b KB] [interval [count]]\n"
+"\n"
+"  -p, --pid PID        only this process (all its threads)\n"
+"  -t, --top TOP        print only the top TOP rows (default 10; -T too)\n"
+"  -P, --process        count by process instead of by syscall\n"
+"  -x, --failures       count only failed calls\n"
+"  -e, --errno ERRNO    count only calls failing with ERRNO (EPERM or 1)\n"
+"  -L, --latency        add total and average time spent in each\n"
+"  -m, --milliseconds   latency in milliseconds (default microseconds)\n"
+"  -d, --duration SECS  trace for SECS seconds, then print and exit\n"
+"  -i, --interval SECS  print every SECS seconds (as the interval operand)\n"
+"  -b, --buffer-kb KB   per-CPU ring size for -P/-L (default 4096)\n"
+"  -l, --list           list the syscalls this kernel can count, and exit\n"
+"  -j, --json           JSON Lines: one object per summary\n"
+"  -v, --verbose        say which mechanism is used, report loss live\n"
+"  -h, --help           this help\n"
+"\n"
+"EXAMPLES:\n"
+"  syscount              # count syscalls system-wide until Ctrl-C\n"
+"  syscount -P           # count by process\n"
+"  syscount -L -d 5      # counts and latency for 5 seconds\n"
+"  syscount -x -p 1234   # failed syscalls of PID 1234\n"
+"  syscount -e ENOENT    # calls that failed with ENOENT\n"
+"  syscount 1 10         # print every second, ten times\n"
+"  syscount -j -d 1      # one JSON summary after a second\n";
+
+static const struct option longopts[] = {
+	{ "pid", required_argument, NULL, 'p' },
+	{ "top", required_argument, NULL, 't' },
+	{ "process", no_argument, NULL, 'P' },
+	{ "failures", no_argument, NULL, 'x' },
+	{ "errno", required_argument, NULL, 'e' },
+	{ "latency", no_argument, NULL, 'L' },
+	{ "milliseconds", no_argument, NULL, 'm' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "buffer-kb", required_argument, NULL, 'b' },
+	{ "list", no_argument, NULL, 'l' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void parse_args(int argc, char **argv, struct opts *o)
+{
+	long interval = 0;
+	int c;
+
+	o->top = 10;
+	o->buffer_kb = 4096;
+	while ((c = getopt_long(argc, argv, "p:t:T:Pxe:Lmd:i:b:ljvh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p': o->pid = opt_num("-p", optarg, 1, 1 << 30); break;
+		case 't': case 'T': o->top = opt_num("-t", optarg, 1, 1 << 30); break;
+		case 'P': o->process = true; break;
+		case 'x': o->failures = true; break;
+		case 'e':
+			o->err = opt_errno(optarg);
+			if (o->err < 0)
+				usage_error("unknown errno '%s'", optarg);
+			break;
+		case 'L': o->latency = true; break;
+		case 'm': o->millis = true; break;
+		case 'd': o->duration = opt_num("-d", optarg, 1, 86400L * 365); break;
+		case 'i': interval = opt_num("-i", optarg, 1, 86400L * 365); break;
+		case 'b': o->buffer_kb = opt_num("-b", optarg, 4, 1 << 22); break;
+		case 'l': o->list = true; break;
+		case 'j': o->json = true; break;
+		case 'v': tk_verbose++; break;
+		case 'h': fputs(usage, stdout); exit(TK_EXIT_OK);
+		default: usage_error("invalid option");
+		}
+	}
+	opt_interval(argc, argv, optind, &o->iv);
+	if (interval && o->iv.secs)
+		usage_error("give the interval either with -i or as an operand");
+	if (interval)
+		o->iv.secs = interval;
+	if (o->millis && !o->latency)
+		usage_error("-m needs -L");
+}
+
+/* A syscall counted by the kernel (counting mode). */
+struct counter {
+	struct tp *tp;
+	const char *name;
+	uint64_t last;
+};
+
+/* Aggregate per syscall number or per process (record mode). */
+struct agg {
+	uint64_t count;
+	uint64_t total_ns;
+};
+
+struct inflight {
+	uint64_t ts;
+	long nr;
+};
+
+struct syscount {
+	struct opts o;
+	struct session *s;
+	struct counter *ctrs;
+	int nctrs;
+	struct tp *enter, *exit;
+	struct tk_field enter_id, exit_id, exit_ret;
+	struct hmap *agg;		/* nr or pid -> struct agg */
+	struct hmap *inflight;		/* tid -> struct inflight (-L) */
+};
+
+struct row {
+	char name[40];
+	uint64_t key;
+	uint64_t count, total_ns;
+};
+
+/* Tracepoint names are the kernel's SYSCALL_DEFINE names ("newuname"). */
+static const char *display_name(const char *tp_name)
+{
+	if (syscall_nr(tp_name) < 0 && !strncmp(tp_name, "new", 3) &&
+	    syscall_nr(tp_name + 3) >= 0)
+		return tp_name + 3;
+	return tp_name;
+}
+
+static uint64_t proc_key(pid_t tid)
+{
+	pid_t tgid = task_cache_tgid(tid);
+
+	return (uint64_t)(tgid > 0 ? tgid : tid);
+}
+
+static void on_event(const struct tk_event *ev, void *arg)
+{
+	struct syscount *sc = arg;
+	struct agg *a;
+	long nr;
+
+	if (sc->enter && ev->id == sc->enter->id) {
+		nr = (long)field_int(ev, &sc->enter_id);
+		if (sc->exit) {		/* -L: time it at exit */
+			struct inflight *in = hmap_get(sc->inflight, ev->pid, true);
+
+			in->ts = ev->ts;
+			in->nr = nr;
+			return;
+		}
+		a = hmap_get(sc->agg, sc->o.process ? proc_key(ev->pid) : (uint64_t)nr, true);
+		a->count++;
+		return;
+	}
+	if (sc->exit && ev->id == sc->exit->id) {
+		struct inflight *in = hmap_get(sc->inflight, ev->pid, false);
+		int64_t ret = field_int(ev, &sc->exit_ret);
+
+		nr = (long)field_int(ev, &sc->exit_id);
+		if (sc->o.err ? ret != -sc->o.err : sc->o.failures && ret >= 0) {
+			if (in)
+				hmap_del(sc->inflight, ev->pid);
+			return;
+		}
+		a = hmap_get(sc->agg, sc->o.process ? proc_key(ev->pid) : (uint64_t)nr, true);
+		a->count++;
+		if (in && in->nr == nr && ev->ts >= in->ts)
+			a->total_ns += ev->ts - in->ts;
+		if (in)
+			hmap_del(sc->inflight, ev->pid);
+	}
+}
+
+static int by_count(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+
+	if (x->total_ns != y->total_ns)
+		return x->total_ns < y->total_ns ? 1 : -1;
+	return by_count(a, b);
+}
+
+/* This interval's rows, sorted, in a malloc'ed array; count in *n. */
+static struct row *collect(struct syscount *sc, int *n)
+{
+	struct row *rows;
+	struct agg *a;
+	uint64_t key;
+	size_t pos = 0;
+	int i, k = 0;
+
+	if (sc->ctrs) {
+		rows = xcalloc(sc->nctrs, sizeof(*rows));
+		for (i = 0; i < sc->nctrs; i++) {
+			uint64_t v = session_count(sc->ctrs[i].tp);
+
+			if (v == sc->ctrs[i].last)
+				continue;
+			snprintf(rows[k].name, sizeof(rows[k].name), "%s", sc->ctrs[i].name);
+			rows[k++].count = v - sc->ctrs[i].last;
+			sc->ctrs[i].last = v;
+		}
+	} else {
+		rows = xcalloc(hmap_count(sc->agg), sizeof(*rows));
+		while ((a = hmap_next(sc->agg, &pos, &key))) {
+			struct row *r = &rows[k++];
+			const char *name = syscall_name((long)key);
+
+			r->key = key;
+			r->count = a->count;
+			r->total_ns = a->total_ns;
+			if (sc->o.process)
+				snprintf(r->name, sizeof(r->name), "%s",
+					 session_comm(sc->s, (pid_t)key));
+			else if (name)
+				snprintf(r->name, sizeof(r->name), "%s", name);
+			else
+				snprintf(r->name, sizeof(r->name), "syscall_%llu",
+					 (unsigned long long)key);
+		}
+		hmap_clear(sc->agg);
+	}
+	qsort(rows, k, sizeof(*rows), sc->o.latency ? by_time : by_count);
+	*n = k < sc->o.top ? k : (int)sc->o.top;
+	return rows;
+}
+
+static void print_json(struct syscount *sc, const struct row *rows, int n,
+		       const char *now)
+{
+	double unit = sc->o.millis ? 1e6 : 1e3;
+	struct json j;
+	int i;
+
+	json_begin(&j, stdout);
+	json_str(&j, "time", now);
+	json_arr_open(&j, sc->o.process ? "processes" : "syscalls");
+	for (i = 0; i < n; i++) {
+		json_obj_open(&j, NULL);
+		if (sc->o.process) {
+			json_int(&j, "pid", (int64_t)rows[i].key);
+			json_str(&j, "comm", rows[i].name);
+		} else {
+			json_str(&j, "syscall", rows[i].name);
+		}
+		json_uint(&j, "count", rows[i].count);
+		if (sc->o.latency) {
+			json_double(&j, sc->o.millis ? "total_ms" : "total_us",
+				    rows[i].total_ns / unit);
+			json_double(&j, sc->o.millis ? "avg_ms" : "avg_us",
+				    rows[i].total_ns / unit / rows[i].count);
+		}
+		json_obj_close(&j);
+	}
+	json_arr_close(&j);
+	json_uint(&j, "lost", session_lost(sc->s, NULL, 0));
+	json_end(&j);
+}
+
+static void print_summary(struct tool *t)
+{
+	struct syscount *sc = t->ctx;
+	const char *tcol = sc->o.millis ? "(ms)" : "(us)";
+	double unit = sc->o.millis ? 1e6 : 1e3;
+	char now[16], key[40];
+	time_t tt = time(NULL);
+	struct row *rows;
+	int i, n;
+
+	strftime(now, sizeof(now), "%H:%M:%S", localtime(&tt));
+	rows = collect(sc, &n);
+	if (sc->o.json) {
+		print_json(sc, rows, n, now);
+		free(rows);
+		return;
+	}
+	printf("[%s]\n", now);
+	if (sc->o.latency)
+		printf("%-22s %8s %11s %-4s %11s %-4s\n",
+		       sc->o.process ? "PID    COMM" : "SYSCALL", "COUNT",
+		       "TIME", tcol, "AVG", tcol);
+	else
+		printf("%-22s %8s\n", sc->o.process ? "PID    COMM" : "SYSCALL", "COUNT");
+	for (i = 0; i < n; i++) {
+		if (sc->o.process)
+			snprintf(key, sizeof(key), "%-6llu %-15s",
+				 (unsigned long long)rows[i].key, rows[i].name);
+		else
+			snprintf(key, sizeof(key), "%s", rows[i].name);
+		if (sc->o.latency)
+			printf("%-22s %8llu %16.3f %16.3f\n", key,
+			       (unsigned long long)rows[i].count,
+			       rows[i].total_ns / unit,
+			       rows[i].total_ns / unit / rows[i].count);
+		else
+			printf("%-22s %8llu\n", key, (unsigned long long)rows[i].count);
+	}
+	printf("\n");
+	free(rows);
+}
+
+static void print_final(struct tool *t)
+{
+	struct syscount *sc = t->ctx;
+
+	/* with [interval count] the last interval was already printed */
+	if (!(sc->o.iv.secs && t->count == 0 && sc->o.iv.count))
+		print_summary(t);
+	session_report_lost(sc->s);
+}
+
+/* Counting mode: one counter per syscall tracepoint. */
+static int setup_counters(struct syscount *sc)
+{
+	const char *prefix = sc->o.failures || sc->o.err ? "sys_exit_" : "sys_enter_";
+	char **events = tracefs_system_events(NULL, "syscalls");
+	char filter[32] = "";
+	int i, err = 0;
+
+	if (!events) {
+		pr_err("no syscalls tracepoints in this kernel (CONFIG_FTRACE_SYSCALLS)");
+		return -1;
+	}
+	if (sc->o.err)
+		snprintf(filter, sizeof(filter), "ret == %d", -sc->o.err);
+	else if (sc->o.failures)
+		snprintf(filter, sizeof(filter), "ret < 0");
+	sc->ctrs = xcalloc(tracefs_list_size(events), sizeof(*sc->ctrs));
+	for (i = 0; events[i] && !err; i++) {
+		struct counter *c = &sc->ctrs[sc->nctrs];
+
+		if (strncmp(events[i], prefix, strlen(prefix)))
+			continue;
+		c->tp = session_add(sc->s, "syscalls", events[i], TP_COUNT,
+				    filter[0] ? filter : NULL);
+		if (!c->tp) {
+			pr_err("%s", session_error(sc->s));
+			err = -1;
+			break;
+		}
+		c->name = display_name(c->tp->name + strlen(prefix));
+		sc->nctrs++;
+	}
+	tracefs_list_free(events);
+	pr_info("counting %d syscalls with perf_event counting mode (no records)",
+		sc->nctrs);
+	return err;
+}
+
+/* Record mode (-P, -L): raw_syscalls records aggregated here. */
+static int setup_records(struct syscount *sc)
+{
+	bool need_exit = sc->o.latency || sc->o.failures || sc->o.err;
+	bool need_enter = sc->o.latency || !need_exit;
+	char filter[32] = "";
+
+	if (sc->o.err)
+		snprintf(filter, sizeof(filter), "ret == %d", -sc->o.err);
+	else if (sc->o.failures)
+		snprintf(filter, sizeof(filter), "ret < 0");
+	if (need_enter) {
+		sc->enter = session_add(sc->s, "raw_syscalls", "sys_enter", TP_RECORD, NULL);
+		if (!sc->enter ||
+		    format_field(sc->enter->event, "id", &sc->enter_id) < 0)
+			goto out_err;
+	}
+	if (need_exit) {
+		sc->exit = session_add(sc->s, "raw_syscalls", "sys_exit", TP_RECORD,
+				       filter[0] ? filter : NULL);
+		if (!sc->exit || format_field(sc->exit->event, "id", &sc->exit_id) < 0 ||
+		    format_field(sc->exit->event, "ret", &sc->exit_ret) < 0)
+			goto out_err;
+	}
+	sc->agg = hmap_new(sizeof(struct agg));
+	sc->inflight = hmap_new(sizeof(struct inflight));
+	pr_info("recording raw_syscalls in instance %s, aggregating in userspace",
+		session_name(sc->s));
+	return 0;
+
+out_err:
+	pr_err("%s", session_error(sc->s));
+	return -1;
+}
+
+static int setup(struct tool *t, struct loop *l)
+{
+	struct syscount *sc = t->ctx;
+	bool records = sc->o.process || sc->o.latency;
+	struct session_opts so = {
+		.pid = sc->o.pid,
+		.buffer_kb = records ? (unsigned long)sc->o.buffer_kb : 0,
+		.wakeup_percent = 25,
+		.drain_ms = 200,
+	};
+	int err;
+
+	sc->s = session_new(&so);
+	if (session_open(sc->s) < 0) {
+		pr_err("%s", session_error(sc->s));
+		return -1;
+	}
+	perf_raise_fd_limit();
+	err = records ? setup_records(sc) : setup_counters(sc);
+	if (err)
+		return err;
+	if (session_start(sc->s, l, on_event, sc) < 0) {
+		pr_err("%s", session_error(sc->s));
+		return -1;
+	}
+	if (!sc->o.json)
+		printf("Tracing %ssyscalls, printing top %ld... Ctrl+C to quit.\n",
+		       sc->o.failures || sc->o.err ? "failed " : "", sc->o.top);
+	tool_flush();
+	return 0;
+}
+
+static int drain(struct tool *t)
+{
+	struct syscount *sc = t->ctx;
+
+	return session_drain(sc->s) < 0 ? -1 : 0;
+}
+
+static void teardown(struct tool *t)
+{
+	struct syscount *sc = t->ctx;
+
+	session_free(sc->s);
+	sc->s = NULL;
+}
+
+static int list_syscalls(void)
+{
+	char **events = tracefs_system_events(NULL, "syscalls");
+	int i;
+
+	if (!events) {
+		pr_err("cannot list syscalls tracepoints: %s",
+		       geteuid() ? "tracing needs root" : "no syscalls tracepoints");
+		return TK_EXIT_RUNTIME;
+	}
+	for (i = 0; events[i]; i++)
+		if (!strncmp(events[i], "sys_enter_", 10))
+			printf("%s\n", display_name(events[i] + 10));
+	tracefs_list_free(events);
+	return TK_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	struct syscount sc = { 0 };
+	struct tool t = {
+		.ctx = &sc,
+		.setup = setup,
+		.drain = drain,
+		.interval = print_summary,
+		.summary = print_final,
+		.teardown = teardown,
+	};
+
+	log_init(argv[0]);
+	parse_args(argc, argv, &sc.o);
+	if (sc.o.list)
+		return list_syscalls();
+	t.duration = sc.o.duration;
+	t.interval_secs = sc.o.iv.secs;
+	t.count = sc.o.iv.count;
+	t.target = sc.o.pid;
+	return tool_run(&t);
+}

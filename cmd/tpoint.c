@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tpoint: trace one tracepoint, printing each event with its decoded fields
+ * (perf-tools' tpoint), or list tracepoints.  Events are records from our
+ * instance's ring; with -s, perf_event samples carrying callchains.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <tracefs.h>
+
+#include "common/json.h"
+#include "common/ksym.h"
+#include "common/log.h"
+#include "common/opt.h"
+#include "common/timefmt.h"
+#include "common/tool.h"
+#include "tracefs/format.h"
+#include "tracefs/session.h"
+
+struct opts {
+	bool json, headers, stacks, view, list;
+	pid_t pid, tid;
+	long duration, buffer_kb;
+	char *sys, *event;
+	const char *filter, *glob;
+};
+
+static const char usage[] =
+"Trace a tracepoint and print each event with its fields.\n"
+"\n"
+"USAGE: tpoint [-hHsvj] [-d SECS] [-p PID] [-t TID] [-b KB] sys:event [filter]\n"
+"       tpoint -l [glob]\n"
+"\n"
+"  -d, --duration SECS  trace for SECS seconds\n"
+"  -p, --pid PID        only events of this process (all its threads)\n"
+"  -t, --tid TID        only events of this thread (-L too)\n"
+"  -H, --headers        print column headers\n"
+"  -s, --stacks         print the kernel stack of each event\n"
+"  -v, --verbose        print the event's format (its fields) and exit\n"
+"  -l, --list           list tracepoints, optionally matching a glob\n"
+"  -b, --buffer-kb KB   per-CPU ring size\n"
+"  -j, --json           JSON Lines: one object per event\n"
+"  -h, --help           this help\n"
+"  filter               kernel filter, e.g. 'prev_pid == 0' (ftrace syntax)\n"
+"\n"
+"EXAMPLES:\n"
+"  tpoint -l                          # list all tracepoints\n"
+"  tpoint -l 'sched:*'                # list the scheduler's\n"
+"  tpoint -v block:block_rq_issue     # show its fields\n"
+"  tpoint sched:sched_process_exec    # trace every exec\n"
+"  tpoint -H -p 181 syscalls:sys_enter_openat\n"
+"  tpoint -s kmem:mm_page_alloc       # with kernel stacks\n"
+"  tpoint block:block_rq_issue 'bytes > 65536'\n"
+"  tpoint -j -d 5 sched:sched_switch  # JSON Lines for 5 seconds\n";
+
+static const struct option longopts[] = {
+	{ "duration", required_argument, NULL, 'd' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "tid", required_argument, NULL, 't' },
+	{ "headers", no_argument, NULL, 'H' },
+	{ "stacks", no_argument, NULL, 's' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "list", no_argument, NULL, 'l' },
+	{ "buffer-kb", required_argument, NULL, 'b' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void parse_args(int argc, char **argv, struct opts *o)
+{
+	char *colon;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "d:p:t:L:Hsvlb:jh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd': o->duration = opt_num("-d", optarg, 1, 86400L * 365); break;
+		case 'p': o->pid = opt_num("-p", optarg, 1, 1 << 30); break;
+		case 't': case 'L': o->tid = opt_num("-t", optarg, 1, 1 << 30); break;
+		case 'H': o->headers = true; break;
+		case 's': o->stacks = true; break;
+		case 'v': o->view = true; break;
+		case 'l': o->list = true; break;
+		case 'b': o->buffer_kb = opt_num("-b", optarg, 4, 1 << 22); break;
+		case 'j': o->json = true; break;
+		case 'h': fputs(usage, stdout); exit(TK_EXIT_OK);
+		default: usage_error("invalid option");
+		}
+	}
+	if (o->list) {
+		if (optind < argc)
+			o->glob = argv[optind++];
+		if (optind < argc)
+			usage_error("unexpected argument '%s'", argv[optind]);
+		return;
+	}
+	if (optind >= argc)
+		usage_error("no tracepoint given (sys:event, or -l to list them)");
+	if (o->pid && o->tid)
+		usage_error("-p and -t cannot be used together");
+	colon = strchr(argv[optind], ':');
+	if (!colon || colon == argv[optind] || !colon[1] || strchr(colon + 1, ':'))
+		usage_error("tracepoint must be sys:event, not '%s'", argv[optind]);
+	o->sys = argv[optind];
+	*colon = '\0';
+	o->event = colon + 1;
+	optind++;
+	if (optind < argc)
+		o->filter = argv[optind++];
+	if (optind < argc)
+		usage_error("unexpected argument '%s' (quote the filter)", argv[optind]);
+}
+
+struct tpoint {
+	struct opts o;
+	struct session *s;
+	struct tp *tp;
+	struct ksyms *ksyms;
+	struct tk_field *fields;	/* non-common fields, for JSON */
+	int nfields;
+	struct trace_seq seq;
+};
+
+static void print_stack(struct tpoint *tpt, const struct tk_event *ev)
+{
+	unsigned int i;
+
+	for (i = 0; i < ev->nkstack; i++) {
+		uint64_t off = 0;
+		const char *mod = NULL;
+		const char *sym = tpt->ksyms ?
+			ksyms_lookup(tpt->ksyms, ev->stack[i], &off, &mod) : NULL;
+
+		if (!sym)
+			printf(" => 0x%llx\n", (unsigned long long)ev->stack[i]);
+		else if (mod)
+			printf(" => %s+0x%llx [%s]\n", sym, (unsigned long long)off, mod);
+		else
+			printf(" => %s+0x%llx\n", sym, (unsigned long long)off);
+	}
+}
+
+static void json_fields(struct tpoint *tpt, struct json *j, const struct tk_event *ev)
+{
+	char buf[4096];
+	int i, k;
+
+	json_obj_open(j, "fields");
+	for (i = 0; i < tpt->nfields; i++) {
+		const struct tk_field *f = &tpt->fields[i];
+
+		if (f->flags & TK_F_STRING) {
+			field_str(ev, f, buf, sizeof(buf));
+			json_str(j, f->name, buf);
+		} else if (f->flags & TK_F_ARRAY && f->elem) {
+			json_arr_open(j, f->name);
+			for (k = 0; k * f->elem < f->size; k++)
+				json_elem_int(j, field_elem(ev, f, k));
+			json_arr_close(j);
+		} else if (f->flags & TK_F_SIGNED) {
+			json_int(j, f->name, field_int(ev, f));
+		} else {
+			json_uint(j, f->name, (uint64_t)field_int(ev, f));
+		}
+	}
+	json_obj_close(j);
+}
+
+static void on_event(const struct tk_event *ev, void *arg)
+{
+	struct tpoint *tpt = arg;
+	const char *comm = session_comm(tpt->s, ev->pid);
+	struct tep_record rec = {
+		.ts = ev->ts, .size = (int)ev->size, .record_size = (int)ev->size,
+		.data = (void *)ev->data, .cpu = ev->cpu,
+	};
+
+	if (tpt->o.json) {
+		struct json j;
+
+		json_begin(&j, stdout);
+		json_uint(&j, "ts_ns", time_to_real(ev->ts));
+		json_str(&j, "comm", comm);
+		json_int(&j, "pid", ev->pid);
+		json_int(&j, "cpu", ev->cpu);
+		json_str(&j, "event", tpt->tp->name);
+		json_str(&j, "system", tpt->tp->system);
+		json_fields(tpt, &j, ev);
+		if (tpt->o.stacks) {
+			unsigned int i;
+
+			json_arr_open(&j, "kstack");
+			for (i = 0; i < ev->nkstack; i++) {
+				uint64_t off;
+				const char *sym = tpt->ksyms ? ksyms_lookup(tpt->ksyms,
+						ev->stack[i], &off, NULL) : NULL;
+				char buf[256];
+
+				if (sym)
+					snprintf(buf, sizeof(buf), "%s+0x%llx", sym,
+						 (unsigned long long)off);
+				else
+					snprintf(buf, sizeof(buf), "0x%llx",
+						 (unsigned long long)ev->stack[i]);
+				json_elem_str(&j, buf);
+			}
+			json_arr_close(&j);
+		}
+		json_end(&j);
+	} else {
+		trace_seq_reset(&tpt->seq);
+		tep_print_event(session_tep(tpt->s), &tpt->seq, &rec,
+				"%s", TEP_PRINT_INFO);
+		trace_seq_terminate(&tpt->seq);
+		printf("%16s-%-7d [%03d] %5llu.%06llu: %s: %s\n", comm, ev->pid,
+		       ev->cpu, (unsigned long long)(ev->ts / 1000000000ULL),
+		       (unsigned long long)(ev->ts % 1000000000ULL / 1000),
+		       tpt->tp->name, tpt->seq.buffer);
+		if (tpt->o.stacks)
+			print_stack(tpt, ev);
+	}
+	tool_flush();
+}
+
+static void collect_fields(struct tpoint *tpt)
+{
+	struct tep_format_field **ff = tep_event_fields(tpt->tp->event);
+	int i, n = 0;
+
+	for (i = 0; ff && ff[i]; i++)
+		n++;
+	tpt->fields = xcalloc(n, sizeof(*tpt->fields));
+	for (i = 0; ff && ff[i]; i++)
+		if (format_field(tpt->tp->event, ff[i]->name, &tpt->fields[tpt->nfields]) == 0)
+			tpt->nfields++;
+	free(ff);
+}
+
+static int setup(struct tool *t, struct loop *l)
+{
+	struct tpoint *tpt = t->ctx;
+	struct session_opts so = {
+		.ordered = true, .pid = tpt->o.pid, .tid = tpt->o.tid,
+		.buffer_kb = (unsigned long)tpt->o.buffer_kb,
+		.wakeup_percent = 0,
+	};
+
+	tpt->s = session_new(&so);
+	if (session_open(tpt->s) < 0) {
+		pr_err("%s", session_error(tpt->s));
+		return -1;
+	}
+	tpt->tp = session_add(tpt->s, tpt->o.sys, tpt->o.event,
+			      tpt->o.stacks ? TP_STACK : TP_RECORD, tpt->o.filter);
+	if (!tpt->tp) {
+		pr_err("%s", session_error(tpt->s));
+		return -1;
+	}
+	collect_fields(tpt);
+	if (tpt->o.stacks) {
+		tpt->ksyms = ksyms_load(NULL);
+		if (!tpt->ksyms)
+			pr_warn("kernel symbols unavailable (/proc/kallsyms): stacks as addresses");
+	}
+	trace_seq_init(&tpt->seq);
+	if (session_start(tpt->s, l, on_event, tpt) < 0) {
+		pr_err("%s", session_error(tpt->s));
+		return -1;
+	}
+	if (!tpt->o.json) {
+		fprintf(stderr, "Tracing %s:%s. Ctrl-C to end.\n", tpt->o.sys, tpt->o.event);
+		if (tpt->o.headers)
+			printf("# tracer: nop\n#\n"
+			       "#           TASK-PID       CPU#     TIMESTAMP  FUNCTION\n"
+			       "#              | |           |          |         |\n");
+		tool_flush();
+	}
+	return 0;
+}
+
+static int drain(struct tool *t)
+{
+	struct tpoint *tpt = t->ctx;
+
+	return session_drain(tpt->s) < 0 ? -1 : 0;
+}
+
+static void summary(struct tool *t)
+{
+	struct tpoint *tpt = t->ctx;
+
+	session_report_lost(tpt->s);
+}
+
+static void teardown(struct tool *t)
+{
+	struct tpoint *tpt = t->ctx;
+
+	session_free(tpt->s);
+	tpt->s = NULL;
+	ksyms_free(tpt->ksyms);
+	tpt->ksyms = NULL;
+	if (tpt->seq.buffer)
+		trace_seq_destroy(&tpt->seq);
+	tpt->seq.buffer = NULL;
+	free(tpt->fields);
+	tpt->fields = NULL;
+}
+
+static int list(const char *glob)
+{
+	char *buf = tracefs_instance_file_read(NULL, "available_events", NULL);
+	char *line, *save = NULL;
+
+	if (!buf) {
+		pr_err("cannot read the list of tracepoints: %s",
+		       geteuid() ? "tracing needs root" : strerror(errno));
+		return TK_EXIT_RUNTIME;
+	}
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (!glob || fnmatch(glob, line, 0) == 0)
+			printf("%s\n", line);
+	free(buf);
+	return tool_flush() ? TK_EXIT_OK : TK_EXIT_OK;
+}
+
+static int view(const struct opts *o)
+{
+	char *rel = xasprintf("events/%s/%s/format", o->sys, o->event);
+	char *buf = strstr(o->sys, "..") || strstr(o->event, "..") || strchr(o->sys, '/') ||
+		    strchr(o->event, '/') ? NULL : tracefs_instance_file_read(NULL, rel, NULL);
+
+	free(rel);
+	if (!buf) {
+		pr_err("tracepoint %s:%s does not exist", o->sys, o->event);
+		return TK_EXIT_RUNTIME;
+	}
+	fputs(buf, stdout);
+	free(buf);
+	return TK_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	struct tpoint tpt = { 0 };
+	struct tool t = {
+		.ctx = &tpt,
+		.setup = setup,
+		.drain = drain,
+		.summary = summary,
+		.teardown = teardown,
+	};
+
+	log_init(argv[0]);
+	parse_args(argc, argv, &tpt.o);
+	if ((tpt.o.list || tpt.o.view) && geteuid() != 0 &&
+	    access("/sys/kernel/tracing/events", R_OK) != 0) {
+		pr_err("cannot read the tracing filesystem: tracing needs root");
+		return TK_EXIT_RUNTIME;
+	}
+	if (tpt.o.list)
+		return list(tpt.o.glob);
+	if (tpt.o.view)
+		return view(&tpt.o);
+	t.duration = tpt.o.duration;
+	t.target = tpt.o.pid ? tpt.o.pid : tpt.o.tid;
+	return tool_run(&t);
+}

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Field accessors that are too large to inline. */
+#include <string.h>
+
+#include "common/event.h"
+
+int64_t field_elem(const struct tk_event *ev, const struct tk_field *f, int i)
+{
+	struct tk_field e = *f;
+
+	if (!f->elem || (i + 1) * f->elem > f->size)
+		return 0;
+	e.offset = f->offset + i * f->elem;
+	e.size = f->elem;
+	return field_int(ev, &e);
+}
+
+int field_str(const struct tk_event *ev, const struct tk_field *f,
+	      char *buf, int bufsz)
+{
+	const char *p = ev->data;
+	unsigned int off, len;
+
+	if (bufsz <= 0)
+		return 0;
+	buf[0] = '\0';
+	if ((unsigned int)(f->offset + f->size) > ev->size)
+		return 0;
+	if (f->flags & (TK_F_DYNAMIC | TK_F_RELATIVE)) {
+		uint32_t loc;
+
+		memcpy(&loc, p + f->offset, 4);
+		off = loc & 0xffff;
+		len = loc >> 16;
+		if (f->flags & TK_F_RELATIVE)
+			off += f->offset + 4;
+	} else {
+		off = f->offset;
+		len = f->size;
+	}
+	if (off > ev->size || len > ev->size - off)
+		return 0;
+	p += off;
+	len = strnlen(p, len);
+	if (len >= (unsigned int)bufsz)
+		len = bufsz - 1;
+	memcpy(buf, p, len);
+	buf[len] = '\0';
+	return len;
+}

@@ -1,0 +1,775 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_event sources over trace events: counters and samplers.
+ *
+ * Attaching.  A trace event (tracepoint, or a dynamic event of ours) is
+ * PERF_TYPE_TRACEPOINT with config = the id from its tracefs "id" file.
+ * System-wide scope opens one event per online CPU (pid -1).  Thread scope
+ * differs by mode:
+ *
+ *  - counters open one event per thread on any CPU (cpu -1) with inherit, so
+ *    threads the target creates later are counted too; inherit_thread
+ *    (Linux 5.13) keeps forked children out, and is dropped on older kernels,
+ *    which then count children as well.  read() of an inherited counter
+ *    already sums its live and exited children.
+ *
+ *  - samplers cannot do that: the kernel refuses to mmap an inherited
+ *    per-task (cpu -1) event, since all children would write into one ring
+ *    from many CPUs.  So, as perf record does, a sampler opens one event per
+ *    (thread, CPU) pair with inherit, maps one ring per CPU on the first of
+ *    them and points the others at it with PERF_EVENT_IOC_SET_OUTPUT.  Ring
+ *    memory is then per CPU whatever the number of threads, and inherited
+ *    children write to their parent event's ring on that CPU.
+ *
+ * Ring layout.  Each ring is one metadata page (struct perf_event_mmap_page:
+ * data_head written by the kernel, data_tail written by us) followed by 2^n
+ * data pages.  Records (struct perf_event_header + body) are 8-byte aligned,
+ * so a header never straddles the end of the ring, but a body may: such a
+ * record is copied into a per-ring scratch buffer before it is handed out.
+ * data_head is read with acquire ordering (the kernel publishes it after the
+ * record bytes); data_tail is stored with release ordering after a record
+ * has been consumed, because from that moment the kernel may overwrite it.
+ *
+ * Wake-ups.  The kernel wakes a poller when wakeup_watermark bytes are
+ * pending (watermark = 1); we ask for a quarter of the ring.  Waking per
+ * event costs the traced program ~24 us each (PERF.md), while a quarter of
+ * the ring leaves three quarters of headroom for the reader to catch up.
+ * The consequence for callers: a quiet ring does not wake anyone, so drain
+ * also on a timer and at exit.
+ *
+ * Clock.  use_clockid with CLOCK_MONOTONIC: sample timestamps are on the same
+ * clock as our tracefs instance ("mono" trace_clock) and clock_gettime(), so
+ * records from both transports and user-side timestamps interleave.
+ *
+ * Order.  perf_sampler_drain() merges the rings by timestamp (a small heap
+ * over the rings' next samples), so one drain delivers in time order even
+ * when the traced threads migrate between CPUs.  Across drains, a sample
+ * still being written on one CPU can be older than one already delivered
+ * from another; callers that need a strict total order must hold back.
+ *
+ * Loss.  When a ring is full the kernel drops the sample and only reports it
+ * in a PERF_RECORD_LOST written once space frees up, so a ring nobody
+ * drains never says it lost anything.  Where the kernel has it (Linux 6.0),
+ * PERF_FORMAT_LOST makes read() return each event's own drop counter, and
+ * that is what perf_sampler_lost() sums; older kernels fall back to the sum
+ * of the LOST records seen so far.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "common/perf.h"
+
+/* enum value in <linux/perf_event.h> since 6.0; spelled out for old headers */
+#define FORMAT_LOST		(1U << 4)
+#define DEFAULT_PAGES		128		/* 512 KiB per ring with 4 KiB pages */
+#define MAX_RECORD		65536		/* perf_event_header.size is a u16 */
+
+/* ---- opening events ---------------------------------------------------- */
+
+/* A growing array of fds. */
+struct fdset {
+	int *fd;
+	int n, cap;
+};
+
+static void fdset_add(struct fdset *s, int fd)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 16;
+		s->fd = xrealloc(s->fd, s->cap * sizeof(*s->fd));
+	}
+	s->fd[s->n++] = fd;
+}
+
+static void fdset_close(struct fdset *s)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		close(s->fd[i]);
+	free(s->fd);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Every online CPU, from "0-3,6,8-9"; the caller frees *cpus. */
+static int online_cpus(int **cpus)
+{
+	char buf[4096], *p, *end;
+	int fd, n = 0, cap = 16;
+	ssize_t r;
+
+	*cpus = xmalloc(cap * sizeof(**cpus));
+	fd = open("/sys/devices/system/cpu/online", O_RDONLY | O_CLOEXEC);
+	r = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	if (fd >= 0)
+		close(fd);
+	if (r <= 0) {
+		/* no sysfs: assume CPUs 0..N-1 */
+		long nr = sysconf(_SC_NPROCESSORS_ONLN);
+
+		strcpy(buf, "0");
+		if (nr > 1)
+			snprintf(buf, sizeof(buf), "0-%ld", nr - 1);
+	} else {
+		buf[r] = '\0';
+	}
+	for (p = buf; *p && *p != '\n';) {
+		long lo = strtol(p, &end, 10), hi = lo, c;
+
+		if (end == p || lo < 0)
+			goto bad;
+		if (*end == '-') {
+			p = end + 1;
+			hi = strtol(p, &end, 10);
+			if (end == p || hi < lo)
+				goto bad;
+		}
+		for (c = lo; c <= hi; c++) {
+			if (n == cap) {
+				cap *= 2;
+				*cpus = xrealloc(*cpus, cap * sizeof(**cpus));
+			}
+			(*cpus)[n++] = c;
+		}
+		p = end;
+		if (*p == ',')
+			p++;
+	}
+	if (n)
+		return n;
+bad:
+	free(*cpus);
+	*cpus = NULL;
+	return -EINVAL;
+}
+
+static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu)
+{
+	return syscall(SYS_perf_event_open, attr, pid, cpu, -1,
+		       PERF_FLAG_FD_CLOEXEC);
+}
+
+/*
+ * Open one event, dropping the optional features old kernels reject with
+ * EINVAL, newest first: PERF_FORMAT_LOST (6.0), then inherit_thread (5.13).
+ * What had to be dropped stays dropped in @attr for the following opens.
+ */
+static int open_event(struct perf_event_attr *attr, pid_t pid, int cpu)
+{
+	for (;;) {
+		int fd = sys_perf_event_open(attr, pid, cpu);
+
+		if (fd >= 0 || errno != EINVAL)
+			return fd;
+		if (attr->read_format & FORMAT_LOST)
+			attr->read_format &= ~(uint64_t)FORMAT_LOST;
+		else if (attr->inherit_thread)
+			attr->inherit_thread = 0;
+		else
+			return -1;
+	}
+}
+
+/* Apply the ftrace filter @filter to every fd of @s; -errno on failure. */
+static int set_filter(const struct fdset *s, const char *filter)
+{
+	int i;
+
+	for (i = 0; filter && i < s->n; i++)
+		if (ioctl(s->fd[i], PERF_EVENT_IOC_SET_FILTER, filter) < 0)
+			return -errno;
+	return 0;
+}
+
+static int ioctl_all(const struct fdset *s, unsigned long req)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (ioctl(s->fd[i], req, 0) < 0)
+			return -errno;
+	return 0;
+}
+
+static bool scope_valid(const struct perf_scope *scope)
+{
+	return !scope || !scope->tids || scope->ntids > 0;
+}
+
+/* ---- counters ---------------------------------------------------------- */
+
+struct perf_counter {
+	struct fdset fds;
+};
+
+/**
+ * perf_counter_open() - count trace event @id in @scope, disabled
+ * @scope: NULL or tids NULL for system-wide, else the threads to count
+ * @filter: ftrace filter expression or NULL (PERF_EVENT_IOC_SET_FILTER)
+ *
+ * Returns a counter the caller frees with perf_counter_free(), or NULL with
+ * errno set: EINVAL for a filter the kernel rejects (or a bad @scope),
+ * ESRCH when every thread of @scope is gone (threads that exit while being
+ * attached are skipped), EACCES/EPERM without privileges, ENOENT for an
+ * unknown id.
+ */
+struct perf_counter *perf_counter_open(int id, const struct perf_scope *scope,
+				       const char *filter)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_TRACEPOINT,
+		.size = sizeof(attr),
+		.config = id,
+		.disabled = 1,
+	};
+	struct perf_counter *c;
+	int *cpus = NULL, n, i, err;
+
+	if (!scope_valid(scope)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	c = xcalloc(1, sizeof(*c));
+	if (scope && scope->tids) {
+		attr.inherit = 1;
+		attr.inherit_thread = 1;
+		for (i = 0; i < scope->ntids; i++) {
+			int fd = open_event(&attr, scope->tids[i], -1);
+
+			if (fd < 0 && errno == ESRCH)
+				continue;	/* exited meanwhile: nothing to count */
+			if (fd < 0)
+				goto fail_errno;
+			fdset_add(&c->fds, fd);
+		}
+		if (!c->fds.n) {
+			err = -ESRCH;
+			goto fail;
+		}
+	} else {
+		n = online_cpus(&cpus);
+		if (n < 0) {
+			err = n;
+			goto fail;
+		}
+		for (i = 0; i < n; i++) {
+			int fd = open_event(&attr, -1, cpus[i]);
+
+			if (fd < 0)
+				goto fail_errno;
+			fdset_add(&c->fds, fd);
+		}
+	}
+	err = set_filter(&c->fds, filter);
+	if (err)
+		goto fail;
+	free(cpus);
+	return c;
+
+fail_errno:
+	err = -errno;
+fail:
+	free(cpus);
+	perf_counter_free(c);
+	errno = -err;
+	return NULL;
+}
+
+/** perf_counter_enable() - start counting; 0 or -errno */
+int perf_counter_enable(struct perf_counter *c)
+{
+	return ioctl_all(&c->fds, PERF_EVENT_IOC_ENABLE);
+}
+
+/** perf_counter_disable() - stop counting (the value is kept); 0 or -errno */
+int perf_counter_disable(struct perf_counter *c)
+{
+	return ioctl_all(&c->fds, PERF_EVENT_IOC_DISABLE);
+}
+
+/**
+ * perf_counter_read() - the exact number of hits so far, summed over every
+ * CPU or thread, inherited children included (live and exited)
+ *
+ * Trace events are software events and never multiplexed, so the value is
+ * a true count, not an estimate.  An fd that cannot be read counts 0.
+ */
+uint64_t perf_counter_read(struct perf_counter *c)
+{
+	uint64_t sum = 0, v;
+	int i;
+
+	for (i = 0; i < c->fds.n; i++)
+		if (read(c->fds.fd[i], &v, sizeof(v)) == sizeof(v))
+			sum += v;
+	return sum;
+}
+
+/** perf_counter_free() - close every fd of @c and free it (NULL is a no-op) */
+void perf_counter_free(struct perf_counter *c)
+{
+	if (!c)
+		return;
+	fdset_close(&c->fds);
+	free(c);
+}
+
+/* ---- samplers ---------------------------------------------------------- */
+
+struct perf_ring {
+	int fd;				/* the event the ring is mapped on */
+	struct perf_event_mmap_page *meta;
+	unsigned char *data;
+	uint64_t size;			/* data bytes, a power of two */
+	size_t map_len;
+
+	/* drain state: the next sample, parsed, while it waits in the merge */
+	uint64_t head, tail;
+	unsigned int rec_size;
+	struct tk_event ev;
+	unsigned char *scratch;		/* MAX_RECORD bytes, for wrapped records */
+	uint64_t *stack;		/* callchain without context markers */
+	unsigned int stack_cap;
+	uint64_t lost_records;		/* sum of PERF_RECORD_LOST */
+};
+
+struct perf_sampler {
+	struct fdset fds;		/* every event, ring owners included */
+	struct perf_ring *rings;
+	int nrings;
+	int *ring_fds;			/* for perf_sampler_fds() */
+	int *heap;			/* ring indices, by next sample's ts */
+	uint64_t sample_type;
+	bool format_lost;		/* read() gives each event's drops */
+	int id;
+};
+
+static int ring_map(struct perf_ring *r, int fd, unsigned int pages)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	void *p;
+
+	r->fd = fd;
+	r->size = (uint64_t)pages * psz;
+	r->map_len = (size_t)(pages + 1) * psz;
+	p = mmap(NULL, r->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED) {
+		r->meta = NULL;
+		return -errno;
+	}
+	r->meta = p;
+	r->data = (unsigned char *)p + psz;
+	return 0;
+}
+
+static void ring_unmap(struct perf_ring *r)
+{
+	if (r->meta)
+		munmap(r->meta, r->map_len);
+	free(r->scratch);
+	free(r->stack);
+}
+
+/**
+ * perf_sampler_open() - a record per hit of trace event @id
+ * @scope: NULL or tids NULL for system-wide, else the threads to sample
+ *	(and the threads they create: see the note at the top of perf.c)
+ * @filter: ftrace filter expression or NULL
+ * @callchain: also record the kernel and user callchain
+ * @pages_per_cpu: data pages per ring, a power of two; 0 for the default
+ *
+ * Each record carries RAW data, TID, TIME (CLOCK_MONOTONIC), CPU and the
+ * callchain when asked.  Returns a disabled sampler, freed with
+ * perf_sampler_free(), or NULL with errno set (EINVAL for a rejected filter,
+ * a bad page count or @scope; ESRCH when every thread of @scope is gone;
+ * EPERM when the rings exceed the locked-memory allowance of an
+ * unprivileged user).
+ */
+struct perf_sampler *perf_sampler_open(int id, const struct perf_scope *scope,
+				       const char *filter, bool callchain,
+				       unsigned int pages_per_cpu)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_TRACEPOINT,
+		.size = sizeof(attr),
+		.config = id,
+		.disabled = 1,
+		.sample_period = 1,
+		.sample_type = PERF_SAMPLE_RAW | PERF_SAMPLE_TID |
+			       PERF_SAMPLE_TIME | PERF_SAMPLE_CPU,
+		.read_format = FORMAT_LOST,
+		.use_clockid = 1,
+		.clockid = CLOCK_MONOTONIC,
+		.watermark = 1,
+	};
+	struct perf_sampler *s;
+	unsigned int pages = pages_per_cpu ? pages_per_cpu : DEFAULT_PAGES;
+	int *cpus = NULL, ncpus, c, t, err;
+	bool threads = scope && scope->tids;
+
+	if (!scope_valid(scope) || (pages & (pages - 1)) || pages > (1u << 20)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (callchain) {
+		attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
+		attr.exclude_callchain_user = 0;
+		attr.exclude_callchain_kernel = 0;
+	}
+	attr.wakeup_watermark = pages * sysconf(_SC_PAGESIZE) / 4;
+	if (threads) {
+		attr.inherit = 1;
+		attr.inherit_thread = 1;
+	}
+
+	ncpus = online_cpus(&cpus);
+	if (ncpus < 0) {
+		errno = -ncpus;
+		return NULL;
+	}
+	s = xcalloc(1, sizeof(*s));
+	s->id = id;
+	s->sample_type = attr.sample_type;
+	s->rings = xcalloc(ncpus, sizeof(*s->rings));
+	s->ring_fds = xcalloc(ncpus, sizeof(*s->ring_fds));
+	s->heap = xcalloc(ncpus, sizeof(*s->heap));
+
+	for (c = 0; c < ncpus; c++) {
+		int nt = threads ? scope->ntids : 1;
+		struct perf_ring *r = &s->rings[s->nrings];
+		bool mapped = false;
+
+		for (t = 0; t < nt; t++) {
+			pid_t pid = threads ? scope->tids[t] : -1;
+			int fd = open_event(&attr, pid, cpus[c]);
+
+			if (fd < 0 && errno == ESRCH && threads)
+				continue;	/* exited meanwhile */
+			if (fd < 0)
+				goto fail_errno;
+			fdset_add(&s->fds, fd);
+			if (!mapped) {
+				err = ring_map(r, fd, pages);
+				if (err)
+					goto fail;
+				s->ring_fds[s->nrings++] = fd;
+				mapped = true;
+			} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->fd) < 0) {
+				goto fail_errno;
+			}
+		}
+	}
+	if (!s->nrings) {
+		err = -ESRCH;
+		goto fail;
+	}
+	s->format_lost = attr.read_format & FORMAT_LOST;
+	err = set_filter(&s->fds, filter);
+	if (err)
+		goto fail;
+	free(cpus);
+	return s;
+
+fail_errno:
+	err = -errno;
+fail:
+	free(cpus);
+	perf_sampler_free(s);
+	errno = -err;
+	return NULL;
+}
+
+/** perf_sampler_enable() - start recording; 0 or -errno */
+int perf_sampler_enable(struct perf_sampler *s)
+{
+	return ioctl_all(&s->fds, PERF_EVENT_IOC_ENABLE);
+}
+
+/**
+ * perf_sampler_disable() - stop recording; what is buffered stays for
+ * perf_sampler_drain().  0 or -errno.
+ */
+int perf_sampler_disable(struct perf_sampler *s)
+{
+	return ioctl_all(&s->fds, PERF_EVENT_IOC_DISABLE);
+}
+
+/**
+ * perf_sampler_fds() - the ring fds to poll, one per ring, *@n of them
+ *
+ * They become readable when a ring holds a quarter of its size; see the
+ * note on wake-ups at the top of perf.c.  Owned by the sampler.
+ */
+const int *perf_sampler_fds(struct perf_sampler *s, int *n)
+{
+	*n = s->nrings;
+	return s->ring_fds;
+}
+
+/* Split a callchain into r->stack: kernel part, then user part, no markers. */
+static void take_callchain(struct perf_ring *r, const uint64_t *ips,
+			   uint64_t nr, struct tk_event *ev)
+{
+	unsigned int n = 0, nk = 0;
+	bool user = false;
+	uint64_t i;
+
+	if (nr > r->stack_cap) {
+		r->stack_cap = nr;
+		r->stack = xrealloc(r->stack, nr * sizeof(*r->stack));
+	}
+	for (i = 0; i < nr; i++) {
+		uint64_t ip;
+
+		memcpy(&ip, &ips[i], sizeof(ip));
+		if (ip >= PERF_CONTEXT_MAX) {
+			if (ip == PERF_CONTEXT_USER || ip == PERF_CONTEXT_GUEST_USER)
+				user = true;
+			else if (ip == PERF_CONTEXT_KERNEL ||
+				 ip == PERF_CONTEXT_GUEST_KERNEL)
+				user = false;
+			continue;
+		}
+		r->stack[n++] = ip;
+		if (!user)
+			nk = n;
+	}
+	ev->stack = r->stack;
+	ev->nstack = n;
+	ev->nkstack = nk;
+}
+
+/*
+ * Parse the PERF_RECORD_SAMPLE at @rec (@size bytes) into r->ev, following
+ * the kernel's field order for our sample_type: TID, TIME, CPU, CALLCHAIN,
+ * RAW.  Returns false for a record too short for what it claims.
+ */
+static bool parse_sample(struct perf_sampler *s, struct perf_ring *r,
+			 const unsigned char *rec, unsigned int size)
+{
+	const unsigned char *p = rec + sizeof(struct perf_event_header);
+	const unsigned char *end = rec + size;
+	struct tk_event *ev = &r->ev;
+	uint32_t u32[2];
+	uint64_t nr;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->id = s->id;
+	if (end - p < 24)
+		return false;
+	memcpy(u32, p, 8);			/* pid, tid */
+	ev->pid = u32[1];
+	memcpy(&ev->ts, p + 8, 8);
+	memcpy(u32, p + 16, 8);			/* cpu, reserved */
+	ev->cpu = u32[0];
+	p += 24;
+	if (s->sample_type & PERF_SAMPLE_CALLCHAIN) {
+		if (end - p < 8)
+			return false;
+		memcpy(&nr, p, 8);
+		p += 8;
+		if (nr > (uint64_t)(end - p) / 8)
+			return false;
+		take_callchain(r, (const uint64_t *)p, nr, ev);
+		p += nr * 8;
+	}
+	if (end - p < 4)
+		return false;
+	memcpy(u32, p, 4);			/* raw size, then the record */
+	p += 4;
+	if (u32[0] > (uint64_t)(end - p))
+		return false;
+	ev->data = p;
+	ev->size = u32[0];
+	if (ev->size >= 2) {
+		uint16_t type;
+
+		memcpy(&type, p, 2);		/* common_type */
+		ev->id = type;
+	}
+	return true;
+}
+
+static void ring_release(struct perf_ring *r)
+{
+	__atomic_store_n(&r->meta->data_tail, r->tail, __ATOMIC_RELEASE);
+}
+
+/*
+ * Move @r to its next sample: count LOST records and skip other kinds on
+ * the way.  Returns true with r->ev filled, false when the ring is empty
+ * (up to the head read at the start of this drain).
+ */
+static bool ring_next(struct perf_sampler *s, struct perf_ring *r)
+{
+	uint64_t mask = r->size - 1;
+
+	while (r->tail < r->head) {
+		uint64_t off = r->tail & mask;
+		const unsigned char *rec = r->data + off;
+		struct perf_event_header h;
+
+		memcpy(&h, rec, sizeof(h));
+		if (h.size < sizeof(h) || h.size > r->head - r->tail) {
+			/* cannot happen with a sane kernel: resync at head */
+			r->tail = r->head;
+			ring_release(r);
+			break;
+		}
+		if (off + h.size > r->size) {
+			uint64_t first = r->size - off;
+
+			if (!r->scratch)
+				r->scratch = xmalloc(MAX_RECORD);
+			memcpy(r->scratch, rec, first);
+			memcpy(r->scratch + first, r->data, h.size - first);
+			rec = r->scratch;
+		}
+		if (h.type == PERF_RECORD_SAMPLE && parse_sample(s, r, rec, h.size)) {
+			r->rec_size = h.size;
+			return true;
+		}
+		if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
+			uint64_t lost;
+
+			memcpy(&lost, rec + sizeof(h) + 8, 8);	/* id, lost */
+			r->lost_records += lost;
+		}
+		r->tail += h.size;
+		ring_release(r);
+	}
+	return false;
+}
+
+static bool heap_less(const struct perf_sampler *s, int a, int b)
+{
+	return s->rings[a].ev.ts < s->rings[b].ev.ts;
+}
+
+static void heap_down(struct perf_sampler *s, int n, int i)
+{
+	int *h = s->heap;
+
+	for (;;) {
+		int l = 2 * i + 1, m = i, tmp;
+
+		if (l < n && heap_less(s, h[l], h[m]))
+			m = l;
+		if (l + 1 < n && heap_less(s, h[l + 1], h[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		tmp = h[i];
+		h[i] = h[m];
+		h[m] = tmp;
+		i = m;
+	}
+}
+
+/**
+ * perf_sampler_drain() - deliver every buffered sample to @fn, oldest first
+ *
+ * Takes what the rings hold when called (samples written meanwhile wait for
+ * the next call), merged across rings in timestamp order.  The tk_event and
+ * everything it points to are valid only during the call of @fn, and each
+ * sample's ring space is handed back to the kernel as soon as @fn returns.
+ * Returns the number of samples delivered.
+ */
+int perf_sampler_drain(struct perf_sampler *s, tk_event_fn fn, void *arg)
+{
+	int i, n = 0, delivered = 0;
+
+	for (i = 0; i < s->nrings; i++) {
+		struct perf_ring *r = &s->rings[i];
+
+		r->head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
+		r->tail = r->meta->data_tail;
+		if (ring_next(s, r))
+			s->heap[n++] = i;
+	}
+	for (i = n / 2 - 1; i >= 0; i--)
+		heap_down(s, n, i);
+
+	while (n > 0) {
+		struct perf_ring *r = &s->rings[s->heap[0]];
+
+		fn(&r->ev, arg);
+		delivered++;
+		r->tail += r->rec_size;
+		ring_release(r);
+		if (!ring_next(s, r))
+			s->heap[0] = s->heap[--n];
+		heap_down(s, n, 0);
+	}
+	return delivered;
+}
+
+/**
+ * perf_sampler_lost() - samples the kernel dropped because a ring was full
+ *
+ * Exact and current on Linux 6.0+ (each event's PERF_FORMAT_LOST counter);
+ * on older kernels the sum of PERF_RECORD_LOST records drained so far, which
+ * lags until the reader has made room in the ring.
+ */
+uint64_t perf_sampler_lost(struct perf_sampler *s)
+{
+	uint64_t sum = 0;
+	int i;
+
+	if (s->format_lost) {
+		for (i = 0; i < s->fds.n; i++) {
+			uint64_t v[2];	/* value, lost */
+
+			if (read(s->fds.fd[i], v, sizeof(v)) == sizeof(v))
+				sum += v[1];
+		}
+		return sum;
+	}
+	for (i = 0; i < s->nrings; i++)
+		sum += s->rings[i].lost_records;
+	return sum;
+}
+
+/** perf_sampler_free() - unmap, close and free @s (NULL is a no-op) */
+void perf_sampler_free(struct perf_sampler *s)
+{
+	int i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nrings; i++)
+		ring_unmap(&s->rings[i]);
+	fdset_close(&s->fds);
+	free(s->rings);
+	free(s->ring_fds);
+	free(s->heap);
+	free(s);
+}
+
+/**
+ * perf_raise_fd_limit() - raise the RLIMIT_NOFILE soft limit to the hard one
+ *
+ * Counters take one fd per CPU or thread, samplers one per (thread, CPU).
+ * Failure is harmless (the opens report EMFILE later) and ignored.
+ */
+void perf_raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}

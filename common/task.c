@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Task facts from /proc.  Records carry only the thread id (common_pid), so
+ * names and thread groups are looked up once per thread and cached in a
+ * direct-mapped table: a collision just means one more /proc read.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "common/task.h"
+
+static int read_file(const char *path, char *buf, size_t n)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t len;
+
+	if (fd < 0)
+		return -errno;
+	len = read(fd, buf, n - 1);
+	close(fd);
+	if (len < 0)
+		return -errno;
+	buf[len] = '\0';
+	return (int)len;
+}
+
+int task_start_time(pid_t pid, unsigned long long *start)
+{
+	char path[64], buf[1024], *p;
+	int i, err;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	err = read_file(path, buf, sizeof(buf));
+	if (err < 0)
+		return err;
+	/* comm may contain spaces and parentheses: skip to the last ')' */
+	p = strrchr(buf, ')');
+	if (!p)
+		return -EINVAL;
+	p += 2;		/* field 3, state */
+	for (i = 3; i < 22 && p; i++) {
+		p = strchr(p, ' ');
+		if (p)
+			p++;
+	}
+	if (!p)
+		return -EINVAL;
+	*start = strtoull(p, NULL, 10);
+	return 0;
+}
+
+int task_threads(pid_t pid, pid_t **tids)
+{
+	char path[64];
+	struct dirent *de;
+	pid_t *list = NULL;
+	int n = 0, cap = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			list = xrealloc(list, cap * sizeof(*list));
+		}
+		list[n++] = atoi(de->d_name);
+	}
+	closedir(d);
+	*tids = list;
+	return n;
+}
+
+static pid_t status_field(pid_t tid, const char *key)
+{
+	char path[64], buf[4096], *p;
+	size_t klen = strlen(key);
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	if (read_file(path, buf, sizeof(buf)) < 0)
+		return -1;
+	for (p = buf; p; p = strchr(p, '\n')) {
+		if (*p == '\n')
+			p++;
+		if (strncmp(p, key, klen) == 0 && p[klen] == ':')
+			return (pid_t)strtol(p + klen + 1, NULL, 10);
+	}
+	return -1;
+}
+
+pid_t task_tgid(pid_t tid)
+{
+	return status_field(tid, "Tgid");
+}
+
+pid_t task_ppid(pid_t pid)
+{
+	return status_field(pid, "PPid");
+}
+
+int task_comm(pid_t pid, char *buf, size_t n)
+{
+	char path[64];
+	int len;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	len = read_file(path, buf, n);
+	if (len < 0)
+		return len;
+	if (len > 0 && buf[len - 1] == '\n')
+		buf[len - 1] = '\0';
+	return 0;
+}
+
+bool task_exists(pid_t pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d", pid);
+	return access(path, F_OK) == 0;
+}
+
+#define CACHE_SIZE 4096	/* power of two */
+
+struct task_entry {
+	pid_t tid;		/* 0: free */
+	pid_t tgid;		/* -1: not known yet */
+	char comm[16];		/* "": not known yet */
+};
+
+static struct task_entry *cache;
+
+static struct task_entry *slot(pid_t tid)
+{
+	if (!cache)
+		cache = xcalloc(CACHE_SIZE, sizeof(*cache));
+	return &cache[(unsigned int)tid & (CACHE_SIZE - 1)];
+}
+
+static struct task_entry *lookup(pid_t tid)
+{
+	struct task_entry *e = slot(tid);
+
+	if (e->tid != tid) {
+		e->tid = tid;
+		e->tgid = -1;
+		e->comm[0] = '\0';
+	}
+	return e;
+}
+
+void task_cache_set(pid_t tid, const char *comm, pid_t tgid)
+{
+	struct task_entry *e = lookup(tid);
+
+	if (comm)
+		snprintf(e->comm, sizeof(e->comm), "%s", comm);
+	if (tgid > 0)
+		e->tgid = tgid;
+}
+
+const char *task_cache_comm(pid_t tid)
+{
+	struct task_entry *e = lookup(tid);
+
+	if (!e->comm[0] && task_comm(tid, e->comm, sizeof(e->comm)) < 0) {
+		e->comm[0] = '\0';
+		return NULL;
+	}
+	return e->comm;
+}
+
+pid_t task_cache_tgid(pid_t tid)
+{
+	struct task_entry *e = lookup(tid);
+
+	if (tid == 0)
+		return 0;
+	if (e->tgid < 0)
+		e->tgid = task_tgid(tid);
+	return e->tgid;
+}
+
+void task_cache_forget(pid_t tid)
+{
+	struct task_entry *e = slot(tid);
+
+	if (e->tid == tid)
+		e->tid = 0;
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TAPKIT_TASK_H
+#define TAPKIT_TASK_H
+
+/* What /proc says about tasks, and a small cache of it by thread id. */
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Start time (clock ticks since boot, /proc/PID/stat field 22); 0 or -errno. */
+int task_start_time(pid_t pid, unsigned long long *start);
+/* Thread ids of process @pid in a malloc'ed array the caller frees; count or -errno. */
+int task_threads(pid_t pid, pid_t **tids);
+/* Tgid and PPid of @tid from /proc/TID/status; -1 when gone. */
+pid_t task_tgid(pid_t tid);
+pid_t task_ppid(pid_t pid);
+/* /proc/PID/comm into @buf; 0 or -errno. */
+int task_comm(pid_t pid, char *buf, size_t n);
+bool task_exists(pid_t pid);
+
+/*
+ * Cache: what the kernel told us (exec/exit/fork records) or /proc said at
+ * first sight.  Entries are replaced, never freed individually.
+ */
+void task_cache_set(pid_t tid, const char *comm, pid_t tgid);
+/* Cached comm, else /proc (then cached); NULL when unknown. */
+const char *task_cache_comm(pid_t tid);
+/* Cached tgid, else /proc (then cached); -1 when unknown. */
+pid_t task_cache_tgid(pid_t tid);
+void task_cache_forget(pid_t tid);
+
+#endif

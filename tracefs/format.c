@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Formats are parsed lazily, event by event: a command that traces three
+ * events reads three format files, not the thousands under events/.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <tracefs.h>
+
+#include "common/log.h"
+#include "tracefs/format.h"
+
+static struct tep_handle *tep;
+
+static bool bad_name(const char *sys, const char *name);
+
+struct tep_handle *format_tep(void)
+{
+	char *buf;
+	int size;
+
+	if (tep)
+		return tep;
+	tep = tep_alloc();
+	if (!tep) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	tep_set_long_size(tep, sizeof(long));
+	tep_set_page_size(tep, getpagesize());
+	tep_set_file_bigendian(tep, tep_is_bigendian() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, tep_is_bigendian() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	buf = tracefs_instance_file_read(NULL, "events/header_page", &size);
+	if (buf) {
+		tep_parse_header_page(tep, buf, size, sizeof(long));
+		free(buf);
+	}
+	return tep;
+}
+
+void format_reset(void)
+{
+	if (tep)
+		tep_free(tep);
+	tep = NULL;
+}
+
+struct tep_event *format_load(const char *sys, const char *name)
+{
+	struct tep_handle *t = format_tep();
+	struct tep_event *ev;
+	char *buf, *rel;
+	int size, saved;
+
+	if (!t)
+		return NULL;
+	ev = tep_find_event_by_name(t, sys, name);
+	if (ev)
+		return ev;
+	if (bad_name(sys, name)) {
+		errno = ENOENT;
+		return NULL;
+	}
+	rel = xasprintf("events/%s/%s/format", sys, name);
+	errno = 0;
+	buf = tracefs_instance_file_read(NULL, rel, &size);
+	saved = errno;
+	free(rel);
+	if (!buf) {
+		errno = saved == EACCES || saved == EPERM ? EACCES : ENOENT;
+		return NULL;
+	}
+	if (tep_parse_event(t, buf, size, sys) != TEP_ERRNO__SUCCESS) {
+		free(buf);
+		errno = EINVAL;
+		return NULL;
+	}
+	free(buf);
+	ev = tep_find_event_by_name(t, sys, name);
+	if (!ev)
+		errno = EINVAL;
+	return ev;
+}
+
+static bool bad_name(const char *sys, const char *name)
+{
+	return strchr(sys, '/') || strchr(name, '/') || !*sys || !*name ||
+	       strstr(sys, "..") || strstr(name, "..");
+}
+
+int format_event_id(const char *sys, const char *name)
+{
+	long long id;
+	char *rel;
+	int err;
+
+	if (bad_name(sys, name))
+		return -ENOENT;
+	rel = xasprintf("events/%s/%s/id", sys, name);
+	errno = 0;
+	err = tracefs_instance_file_read_number(NULL, rel, &id);
+	free(rel);
+	if (err < 0)
+		return errno == EACCES || errno == EPERM ? -EACCES : -ENOENT;
+	return (int)id;
+}
+
+int format_id(const struct tep_event *ev)
+{
+	return ev ? ev->id : -1;
+}
+
+int format_field(const struct tep_event *ev, const char *name, struct tk_field *f)
+{
+	struct tep_format_field *ff = tep_find_any_field((struct tep_event *)ev, name);
+
+	if (!ff)
+		return -ENOENT;
+	memset(f, 0, sizeof(*f));
+	f->name = ff->name;
+	f->offset = ff->offset;
+	f->size = ff->size;
+	if (ff->flags & TEP_FIELD_IS_SIGNED)
+		f->flags |= TK_F_SIGNED;
+	if (ff->flags & TEP_FIELD_IS_DYNAMIC)
+		f->flags |= TK_F_DYNAMIC;
+	if (ff->flags & TEP_FIELD_IS_RELATIVE)
+		f->flags |= TK_F_RELATIVE | TK_F_DYNAMIC;
+	if (ff->flags & TEP_FIELD_IS_STRING)
+		f->flags |= TK_F_STRING;
+	if (ff->flags & TEP_FIELD_IS_POINTER)
+		f->flags |= TK_F_POINTER;
+	if (ff->flags & TEP_FIELD_IS_ARRAY) {
+		f->flags |= TK_F_ARRAY;
+		f->elem = ff->elementsize;
+		if (strstr(ff->type, "char") && ff->elementsize == 1)
+			f->flags |= TK_F_STRING;
+	}
+	return 0;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TAPKIT_FORMAT_H
+#define TAPKIT_FORMAT_H
+
+/*
+ * Trace event formats through libtraceevent.  One process-wide tep handle
+ * into which only the events a command uses are parsed (never the whole
+ * events/ tree); field offsets are resolved once into struct tk_field.
+ */
+#include <stdbool.h>
+
+#include "common/event.h"
+
+struct tep_handle;
+struct tep_event;
+
+/* The shared handle; created on first use (header_page parsed).  NULL+errno. */
+struct tep_handle *format_tep(void);
+
+/**
+ * format_load() - parse events/@sys/@name/format into the shared handle
+ * Returns the event (owned by the handle), or NULL with errno: ENOENT when
+ * the event does not exist, EACCES without privilege, EINVAL when its format
+ * cannot be parsed.  Loading the same event twice returns the first.
+ */
+struct tep_event *format_load(const char *sys, const char *name);
+
+/* Fill @f for field @name of @ev; -ENOENT when the event has no such field. */
+int format_field(const struct tep_event *ev, const char *name, struct tk_field *f);
+
+/* The id of @sys:@name from its id file (no format parsing), or -errno. */
+int format_event_id(const char *sys, const char *name);
+
+/* The event id, -1 on error. */
+int format_id(const struct tep_event *ev);
+
+/* Forget the shared handle (tests, and dynamic events redefined by name). */
+void format_reset(void);
+
+#endif

@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading the instance's ring buffers.
+ *
+ * Each CPU has its own ring; trace_pipe_raw hands out whole sub-buffers
+ * ("pages": a 16-byte header with the page's base timestamp and commit
+ * length, then the records with their time deltas).  A read(2) of a
+ * non-blocking trace_pipe_raw returns one sub-buffer, possibly partial when
+ * the writer is still on it, or EAGAIN when the CPU has nothing; so a drain
+ * reads each CPU until EAGAIN and never sleeps.
+ *
+ * Snoop tools want one stream in time order.  The CPUs' records are only
+ * ordered within a CPU, so a drain first reads what every CPU has into
+ * per-CPU page queues, then merges the queue heads by timestamp (a linear
+ * scan: there are few CPUs).  Records committed while the drain runs are left
+ * for the next drain; their timestamps are later than anything read, except
+ * for the few nanoseconds of a commit in flight.  Aggregating tools do not
+ * need order and walk each page as soon as it is read, with no queue.
+ *
+ * Loss is seen twice: a page whose header says events were missed before it
+ * (kbuffer_missed_events()), and the instance's per-CPU stats, which the
+ * session reads at the end.
+ *
+ * Per record the work is: kbuffer's header decode, the tk_event fill, the
+ * callback.  No allocation; the page buffers are reused across drains.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <kbuffer.h>
+#include <tracefs.h>
+
+#include "common/log.h"
+#include "tracefs/ring.h"
+
+/* Per-CPU pages read per drain round in ordered mode (bounds memory). */
+#define ORDERED_MAX_PAGES 256
+/* Per-CPU pages one drain reads at most, so a CPU that never runs dry
+ * cannot keep the event loop (and Ctrl-C) waiting; the rest is read on the
+ * next wakeup. */
+#define DRAIN_MAX_PAGES 2048
+
+struct ring_cpu {
+	int cpu;
+	int fd;
+	struct tracefs_cpu *tcpu;
+	void **pages;		/* queued sub-buffers (ordered mode) */
+	int npages;
+	int cap;
+	bool empty;		/* last read said EAGAIN */
+	uint64_t missed;
+};
+
+struct ring {
+	int ncpu;
+	int subbuf_size;
+	struct ring_cpu *cpus;
+	int *fds;
+	struct kbuffer **kb;	/* one page decoder per CPU, reused */
+	void ***scratch_pages;	/* walk() arguments, reused */
+	int *scratch_n;
+	uint64_t *scratch_missed;
+};
+
+static int online_cpus(int **list)
+{
+	int *cpus = NULL, n = 0, cap = 0;
+	char buf[1024], *p;
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+
+	if (!f || !fgets(buf, sizeof(buf), f)) {
+		if (f)
+			fclose(f);
+		return -errno ? -errno : -EIO;
+	}
+	fclose(f);
+	for (p = buf; *p && *p != '\n';) {
+		long a = strtol(p, &p, 10), b = a, c;
+
+		if (*p == '-')
+			b = strtol(p + 1, &p, 10);
+		for (c = a; c <= b; c++) {
+			if (n == cap) {
+				cap = cap ? cap * 2 : 8;
+				cpus = xrealloc(cpus, cap * sizeof(*cpus));
+			}
+			cpus[n++] = (int)c;
+		}
+		if (*p == ',')
+			p++;
+	}
+	*list = cpus;
+	return n;
+}
+
+static int subbuf_size(struct tracefs_instance *inst)
+{
+	long long kb;
+
+	if (tracefs_instance_file_read_number(inst, "buffer_subbuf_size_kb", &kb) == 0 &&
+	    kb > 0)
+		return (int)kb * 1024;
+	return getpagesize();
+}
+
+struct ring *ring_open(struct tracefs_instance *inst)
+{
+	struct ring *r = xcalloc(1, sizeof(*r));
+	int *cpus = NULL, i, n, err;
+
+	n = online_cpus(&cpus);
+	if (n <= 0) {
+		free(r);
+		errno = n < 0 ? -n : ENODEV;
+		return NULL;
+	}
+	r->ncpu = n;
+	r->subbuf_size = subbuf_size(inst);
+	r->cpus = xcalloc(n, sizeof(*r->cpus));
+	r->fds = xcalloc(n, sizeof(*r->fds));
+	r->scratch_pages = xcalloc(n, sizeof(void **));
+	r->kb = xcalloc(n, sizeof(*r->kb));
+	r->scratch_n = xcalloc(n, sizeof(int));
+	r->scratch_missed = xcalloc(n, sizeof(uint64_t));
+	for (i = 0; i < n; i++) {
+		struct ring_cpu *rc = &r->cpus[i];
+		char rel[64];
+		char *path;
+
+		rc->cpu = cpus[i];
+		r->kb[i] = kbuffer_alloc(KBUFFER_LSIZE_SAME_AS_HOST,
+					 KBUFFER_ENDIAN_SAME_AS_HOST);
+		if (!r->kb[i])
+			goto out_err;
+		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/trace_pipe_raw", rc->cpu);
+		path = tracefs_instance_get_file(inst, rel);
+		rc->fd = path ? open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
+		tracefs_put_tracing_file(path);
+		if (rc->fd < 0)
+			goto out_err;
+		rc->tcpu = tracefs_cpu_alloc_fd(rc->fd, r->subbuf_size, true);
+		if (!rc->tcpu)
+			goto out_err;
+		r->fds[i] = rc->fd;
+	}
+	free(cpus);
+	return r;
+
+out_err:
+	err = errno ? errno : EIO;
+	free(cpus);
+	ring_free(r);
+	errno = err;
+	return NULL;
+}
+
+void ring_free(struct ring *r)
+{
+	int i, j;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->ncpu; i++) {
+		struct ring_cpu *rc = &r->cpus[i];
+
+		if (rc->tcpu)
+			tracefs_cpu_free_fd(rc->tcpu);
+		if (rc->fd > 0)
+			close(rc->fd);
+		for (j = 0; j < rc->cap; j++)
+			free(rc->pages[j]);
+		free(rc->pages);
+		if (r->kb && r->kb[i])
+			kbuffer_free(r->kb[i]);
+	}
+	free(r->kb);
+	free(r->cpus);
+	free(r->fds);
+	free(r->scratch_pages);
+	free(r->scratch_n);
+	free(r->scratch_missed);
+	free(r);
+}
+
+const int *ring_fds(const struct ring *r, int *n)
+{
+	*n = r->ncpu;
+	return r->fds;
+}
+
+uint64_t ring_missed(const struct ring *r)
+{
+	uint64_t sum = 0;
+	int i;
+
+	for (i = 0; i < r->ncpu; i++)
+		sum += r->cpus[i].missed;
+	return sum;
+}
+
+/* A cursor over one CPU's queued pages. */
+struct cursor {
+	struct kbuffer *kb;
+	void **pages;
+	int npages;
+	int next;		/* next page to load */
+	void *rec;		/* current record or NULL when exhausted */
+	unsigned long long ts;
+	int cpu;
+	uint64_t *missed;
+};
+
+static void cursor_load(struct cursor *c)
+{
+	c->rec = NULL;
+	while (!c->rec && c->next < c->npages) {
+		int m;
+
+		if (kbuffer_load_subbuffer(c->kb, c->pages[c->next++]) < 0)
+			continue;
+		m = kbuffer_missed_events(c->kb);
+		if (m)
+			*c->missed += m > 0 ? (uint64_t)m : 1;
+		c->rec = kbuffer_read_event(c->kb, &c->ts);
+	}
+}
+
+static void cursor_next(struct cursor *c)
+{
+	c->rec = kbuffer_next_event(c->kb, &c->ts);
+	if (!c->rec)
+		cursor_load(c);
+}
+
+static void deliver(struct cursor *c, tk_event_fn fn, void *arg)
+{
+	struct tk_event ev = {
+		.ts = c->ts,
+		.cpu = c->cpu,
+		.data = c->rec,
+		.size = (unsigned int)kbuffer_event_size(c->kb),
+	};
+	const unsigned char *d = c->rec;
+
+	if (ev.size >= 8) {
+		uint16_t type;
+		int32_t pid;
+
+		memcpy(&type, d, 2);
+		memcpy(&pid, d + 4, 4);
+		ev.id = type;
+		ev.pid = pid;
+	}
+	fn(&ev, arg);
+}
+
+static long walk(struct kbuffer **kb, void **const *pages, const int *npages,
+		 int ncpu, bool ordered, uint64_t *missed, tk_event_fn fn,
+		 void *arg)
+{
+	struct cursor cur[ncpu > 0 ? ncpu : 1];
+	long n = 0;
+	int i;
+
+	for (i = 0; i < ncpu; i++) {
+		cur[i].kb = kb[i];
+		cur[i].pages = pages[i];
+		cur[i].npages = npages[i];
+		cur[i].next = 0;
+		cur[i].cpu = i;
+		cur[i].missed = &missed[i];
+		cursor_load(&cur[i]);
+	}
+	if (ordered) {
+		for (;;) {
+			struct cursor *best = NULL;
+
+			for (i = 0; i < ncpu; i++)
+				if (cur[i].rec && (!best || cur[i].ts < best->ts))
+					best = &cur[i];
+			if (!best)
+				break;
+			deliver(best, fn, arg);
+			n++;
+			cursor_next(best);
+		}
+	} else {
+		for (i = 0; i < ncpu; i++)
+			for (; cur[i].rec; cursor_next(&cur[i])) {
+				deliver(&cur[i], fn, arg);
+				n++;
+			}
+	}
+	return n;
+}
+
+long ring_walk(void **const *pages, const int *npages, int ncpu,
+	       bool ordered, uint64_t *missed, tk_event_fn fn, void *arg)
+{
+	struct kbuffer *kb[ncpu > 0 ? ncpu : 1];
+	long n = -ENOMEM;
+	int i;
+
+	for (i = 0; i < ncpu; i++) {
+		kb[i] = kbuffer_alloc(KBUFFER_LSIZE_SAME_AS_HOST,
+				      KBUFFER_ENDIAN_SAME_AS_HOST);
+		if (!kb[i])
+			goto out;
+	}
+	n = walk(kb, pages, npages, ncpu, ordered, missed, fn, arg);
+out:
+	while (--i >= 0)
+		kbuffer_free(kb[i]);
+	return n;
+}
+
+/* Read one sub-buffer of @rc into its queue slot @slot; 1 read, 0 empty. */
+static int read_page(struct ring *r, struct ring_cpu *rc, int slot)
+{
+	int ret;
+
+	if (slot >= rc->cap) {
+		int cap = rc->cap ? rc->cap * 2 : 4;
+
+		rc->pages = xrealloc(rc->pages, cap * sizeof(void *));
+		for (; rc->cap < cap; rc->cap++)
+			rc->pages[rc->cap] = xmalloc(r->subbuf_size);
+	}
+	ret = tracefs_cpu_read(rc->tcpu, rc->pages[slot], true);
+	if (ret > 0)
+		return 1;
+	if (ret == 0 || errno == EAGAIN || errno == EWOULDBLOCK)
+		return 0;
+	return -errno;
+}
+
+/* Fix up the cpu numbers walk() reports: it counts queues, not CPUs. */
+struct relabel {
+	const struct ring *r;
+	tk_event_fn fn;
+	void *arg;
+};
+
+static void relabel_cpu(const struct tk_event *ev, void *arg)
+{
+	struct relabel *rl = arg;
+	struct tk_event e = *ev;
+
+	e.cpu = rl->r->cpus[ev->cpu].cpu;
+	rl->fn(&e, rl->arg);
+}
+
+long ring_drain(struct ring *r, bool ordered, tk_event_fn fn, void *arg)
+{
+	struct relabel rl = { r, fn, arg };
+	long total = 0;
+	int i;
+
+	int rounds = ordered ? DRAIN_MAX_PAGES / ORDERED_MAX_PAGES : DRAIN_MAX_PAGES;
+
+	for (i = 0; i < r->ncpu; i++)
+		r->cpus[i].empty = false;
+	while (rounds-- > 0) {
+		bool any = false;
+		long n;
+
+		for (i = 0; i < r->ncpu; i++) {
+			struct ring_cpu *rc = &r->cpus[i];
+			int got = 0, max = ordered ? ORDERED_MAX_PAGES : 1;
+
+			while (!rc->empty && got < max) {
+				int ret = read_page(r, rc, got);
+
+				if (ret < 0)
+					return ret;
+				if (ret == 0) {
+					rc->empty = true;
+					break;
+				}
+				got++;
+			}
+			r->scratch_pages[i] = rc->pages;
+			r->scratch_n[i] = got;
+			r->scratch_missed[i] = 0;
+			any |= got > 0;
+		}
+		if (!any)
+			break;
+		n = walk(r->kb, r->scratch_pages, r->scratch_n, r->ncpu,
+			 ordered, r->scratch_missed, relabel_cpu, &rl);
+		if (n < 0)
+			return n;
+		total += n;
+		for (i = 0; i < r->ncpu; i++)
+			r->cpus[i].missed += r->scratch_missed[i];
+	}
+	return total;
+}

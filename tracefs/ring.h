@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TAPKIT_RING_H
+#define TAPKIT_RING_H
+
+/*
+ * The record source: the per-CPU ring buffers of one tracefs instance, read
+ * as raw sub-buffers through libtracefs and walked with kbuffer.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/event.h"
+
+struct tracefs_instance;
+struct ring;
+
+/**
+ * ring_open() - open trace_pipe_raw of every online CPU of @inst (non-blocking)
+ * Returns the ring or NULL with errno; free with ring_free().
+ */
+struct ring *ring_open(struct tracefs_instance *inst);
+void ring_free(struct ring *r);
+
+/* Per-CPU fds to poll for readability (count in *n); owned by the ring. */
+const int *ring_fds(const struct ring *r, int *n);
+
+/**
+ * ring_drain() - read every sub-buffer the kernel has and deliver its records
+ * @ordered: merge the CPUs by timestamp (snoop tools); otherwise each CPU's
+ *	records are delivered as read, which is cheaper (aggregating tools)
+ * Returns the number of records delivered, or -errno.
+ */
+long ring_drain(struct ring *r, bool ordered, tk_event_fn fn, void *arg);
+
+/* Records the pages said were lost (missed-events flags), summed over CPUs. */
+uint64_t ring_missed(const struct ring *r);
+
+/*
+ * The pure part, used by ring_drain() and by the unit tests: walk the
+ * sub-buffers queued per CPU, ordered or not.  @pages[q] holds @npages[q]
+ * sub-buffers of queue q; records are reported with cpu = q.  Adds missed-event counts of the
+ * pages to @missed[cpu] (a page that says "some" without a count adds 1).
+ */
+long ring_walk(void **const *pages, const int *npages, int ncpu,
+	       bool ordered, uint64_t *missed, tk_event_fn fn, void *arg);
+
+#endif

@@ -1,0 +1,726 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The session: our instance, our dynamic events, the sources, and undoing
+ * all of it.  Every kernel-side change is recorded in the session as it is
+ * made, so teardown after a partial setup removes exactly what exists.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <tracefs.h>
+
+#include "common/log.h"
+#include "common/loop.h"
+#include "common/perf.h"
+#include "common/task.h"
+#include "tracefs/format.h"
+#include "tracefs/internal.h"
+#include "tracefs/ring.h"
+#include "tracefs/session.h"
+
+struct session {
+	struct session_opts o;
+	char name[64];
+	struct tracefs_instance *inst;
+	bool instance_created;
+	bool has_dynevents;
+	bool started;
+	bool closed;
+	struct tp *tps;
+	struct ring *ring;
+	pid_t *tids;			/* -p/-t scope for perf sources */
+	int ntids;
+	tk_event_fn fn;
+	void *arg;
+	uint64_t lost_seen;		/* for -v live reports */
+	char err[512];
+	struct session *next_open;	/* atexit list */
+};
+
+static struct session *open_sessions;
+
+static void set_err(struct session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void set_err(struct session *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->err, sizeof(s->err), fmt, ap);
+	va_end(ap);
+}
+
+const char *session_error(const struct session *s)
+{
+	return s->err[0] ? s->err : "unknown error";
+}
+
+const char *session_name(const struct session *s)
+{
+	return s->name;
+}
+
+struct tep_handle *session_tep(struct session *s)
+{
+	return format_tep();
+}
+
+int tracefs_access(const char **dir)
+{
+	const char *d = NULL;
+
+	if (geteuid() != 0 && access("/sys/kernel/tracing/events", W_OK) != 0)
+		return -EACCES;
+	if (tracefs_tracing_dir_is_mounted(true, &d) < 0 || !d)
+		return -ENODEV;
+	if (access(d, W_OK) != 0)
+		return -errno;
+	*dir = d;
+	return 0;
+}
+
+static void close_all_at_exit(void)
+{
+	while (open_sessions)
+		session_close(open_sessions);
+}
+
+struct session *session_new(const struct session_opts *o)
+{
+	struct session *s = xcalloc(1, sizeof(*s));
+	unsigned long long start = 0;
+
+	if (o)
+		s->o = *o;
+	task_start_time(getpid(), &start);
+	snprintf(s->name, sizeof(s->name), SESSION_PREFIX "%d_%llu", getpid(), start);
+	return s;
+}
+
+static void track_open(struct session *s)
+{
+	static bool registered;
+
+	if (!registered) {
+		atexit(close_all_at_exit);
+		registered = true;
+	}
+	s->next_open = open_sessions;
+	open_sessions = s;
+}
+
+static void untrack(struct session *s)
+{
+	struct session **p;
+
+	for (p = &open_sessions; *p; p = &(*p)->next_open)
+		if (*p == s) {
+			*p = s->next_open;
+			break;
+		}
+}
+
+static int inst_write(struct session *s, const char *file, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int inst_write(struct session *s, const char *file, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (tracefs_instance_file_write(s->inst, file, buf) < 0)
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+/* The scope of -p (all threads of a process) or -t (one thread). */
+static int load_scope(struct session *s)
+{
+	int n;
+
+	if (s->o.tid > 0) {
+		if (!task_exists(s->o.tid)) {
+			set_err(s, "no such thread: %d", s->o.tid);
+			return -ESRCH;
+		}
+		s->tids = xmalloc(sizeof(pid_t));
+		s->tids[0] = s->o.tid;
+		s->ntids = 1;
+	} else if (s->o.pid > 0) {
+		n = task_threads(s->o.pid, &s->tids);
+		if (n <= 0) {
+			set_err(s, "no such process: %d", s->o.pid);
+			return -ESRCH;
+		}
+		s->ntids = n;
+	}
+	return 0;
+}
+
+static int setup_instance(struct session *s)
+{
+	int err, i;
+
+	err = inst_write(s, "trace_clock", "mono");
+	if (!err)
+		err = inst_write(s, "options/overwrite", "0");
+	if (!err && s->o.buffer_kb)
+		err = inst_write(s, "buffer_size_kb", "%lu", s->o.buffer_kb);
+	if (!err && s->o.wakeup_percent >= 0 &&
+	    tracefs_file_exists(s->inst, "buffer_percent"))
+		err = inst_write(s, "buffer_percent", "%d", s->o.wakeup_percent);
+	/* Never record ourselves: reading the ring makes syscalls that would
+	 * make records that need reading (a feedback loop under syscount -P). */
+	if (!err && tracefs_file_exists(s->inst, "set_event_notrace_pid"))
+		err = inst_write(s, "set_event_notrace_pid", "%d", getpid());
+	if (err) {
+		set_err(s, "cannot configure instance %s: %s", s->name, strerror(-err));
+		return err;
+	}
+	if (s->ntids) {
+		/* set_event_pid matches the task's pid, i.e. the thread id;
+		 * event-fork adds the threads (and children) created later. */
+		for (i = 0; i < s->ntids && !err; i++) {
+			char buf[16];
+
+			snprintf(buf, sizeof(buf), "%d", s->tids[i]);
+			if (tracefs_instance_file_append(s->inst, "set_event_pid", buf) < 0)
+				err = -errno;
+		}
+		if (!err && s->o.pid > 0)
+			err = inst_write(s, "options/event-fork", "1");
+		if (err) {
+			set_err(s, "cannot scope events to pid %d: %s",
+				s->o.pid ? s->o.pid : s->o.tid, strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+int session_open(struct session *s)
+{
+	const char *dir;
+	int err;
+
+	err = tracefs_access(&dir);
+	if (err == -EACCES || err == -EPERM) {
+		set_err(s, "cannot access the tracing filesystem: %s (tracing needs root)",
+			strerror(-err));
+		return err;
+	}
+	if (err) {
+		set_err(s, "cannot mount the tracing filesystem: %s", strerror(-err));
+		return err;
+	}
+	err = load_scope(s);
+	if (err)
+		return err;
+	session_cleanup_stale();
+	track_open(s);
+	return 0;
+}
+
+/* The instance is made on first need: counting-only sessions have none. */
+static int ensure_instance(struct session *s)
+{
+	int err;
+
+	if (s->inst)
+		return 0;
+	s->inst = tracefs_instance_create(s->name);
+	if (!s->inst) {
+		err = errno ? -errno : -EIO;
+		set_err(s, "cannot create instance %s: %s", s->name, strerror(-err));
+		return err;
+	}
+	s->instance_created = true;
+	return setup_instance(s);
+}
+
+/*
+ * The kernel's reason for the last failed write, from error_log:
+ *   [  409.380574] event filter parse error: error: Field not found
+ *     Command: bogus ==
+ *                    ^
+ * gives "Field not found".
+ */
+static void reason_from(const char *log, char *buf, size_t n)
+{
+	const char *p, *q;
+
+	buf[0] = '\0';
+	if (!log)
+		return;
+	for (p = NULL, q = log; (q = strstr(q, "error: ")); q++)
+		p = q;
+	if (p) {
+		p += strlen("error: ");
+		snprintf(buf, n, "%.*s", (int)strcspn(p, "\n"), p);
+	}
+}
+
+/* From our instance's error_log (ours to clear before each write). */
+static void kernel_reason(struct session *s, char *buf, size_t n)
+{
+	char *log = tracefs_error_all(s->inst);
+
+	reason_from(log, buf, n);
+	free(log);
+}
+
+/*
+ * Dynamic events report into the top-level error_log, which is not ours to
+ * clear: only what was added since @before counts.
+ */
+static void global_reason(const char *before, char *buf, size_t n)
+{
+	char *log = tracefs_error_all(NULL);
+	size_t skip = before ? strlen(before) : 0;
+
+	buf[0] = '\0';
+	if (log && strcmp(log, before ? before : "") != 0)
+		reason_from(strlen(log) > skip && before && !strncmp(log, before, skip) ?
+			    log + skip : log, buf, n);
+	free(log);
+}
+
+static int apply_filter(struct session *s, struct tp *tp, const char *filter)
+{
+	char file[512], why[256];
+
+	snprintf(file, sizeof(file), "events/%s/%s/filter", tp->system, tp->name);
+	tracefs_error_clear(s->inst);
+	if (tracefs_instance_file_write(s->inst, file, filter) >= 0) {
+		if (tp->mode != TP_RECORD)	/* only checked here */
+			tracefs_instance_file_write(s->inst, file, "0");
+		return 0;
+	}
+	kernel_reason(s, why, sizeof(why));
+	set_err(s, "filter '%s' rejected by the kernel: %s", filter,
+		why[0] ? why : strerror(errno ? errno : EINVAL));
+	return -EINVAL;
+}
+
+static int open_perf(struct session *s, struct tp *tp, const char *filter)
+{
+	struct perf_scope scope = { s->ntids ? s->tids : NULL, s->ntids };
+
+	if (tp->mode == TP_COUNT) {
+		tp->counter = perf_counter_open(tp->id, &scope, filter);
+		if (!tp->counter) {
+			set_err(s, "cannot count %s:%s with perf_event: %s",
+				tp->system, tp->name, strerror(errno));
+			return -errno;
+		}
+	} else {
+		tp->sampler = perf_sampler_open(tp->id, &scope, filter, true, 64);
+		if (!tp->sampler) {
+			set_err(s, "cannot sample %s:%s with perf_event: %s",
+				tp->system, tp->name, strerror(errno));
+			return -errno;
+		}
+	}
+	return 0;
+}
+
+struct tp *session_add(struct session *s, const char *sys, const char *name,
+		       enum tp_mode mode, const char *filter)
+{
+	struct tep_event *ev = NULL;
+	struct tp *tp;
+	int err, id = -1;
+
+	/* counting needs only the id: skip parsing the format */
+	if (mode == TP_COUNT)
+		id = format_event_id(sys, name);
+	else
+		ev = format_load(sys, name);
+	if (!ev && id < 0) {
+		if (mode == TP_COUNT)
+			errno = -id;
+		err = errno;
+		if (err == ENOENT)
+			set_err(s, "tracepoint %s:%s does not exist", sys, name);
+		else
+			set_err(s, "cannot read the format of %s:%s: %s", sys, name,
+				strerror(err));
+		errno = err;
+		return NULL;
+	}
+	tp = xcalloc(1, sizeof(*tp));
+	tp->system = xstrdup(sys);
+	tp->name = xstrdup(name);
+	tp->id = ev ? format_id(ev) : id;
+	tp->event = ev;
+	tp->mode = mode;
+	tp->next = s->tps;
+	s->tps = tp;
+	err = mode == TP_RECORD || (filter && *filter) ? ensure_instance(s) : 0;
+	if (!err && filter && *filter)
+		err = apply_filter(s, tp, filter);
+	if (!err && mode != TP_RECORD)
+		err = open_perf(s, tp, filter && *filter ? filter : NULL);
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	return tp;
+}
+
+bool session_has_kprobes(void)
+{
+	return tracefs_file_exists(NULL, "kprobe_events");
+}
+
+bool session_has_uprobes(void)
+{
+	return tracefs_file_exists(NULL, "uprobe_events");
+}
+
+static struct tp *add_dynevent(struct session *s, struct tracefs_dynevent *de,
+			       const char *what, const char *event,
+			       enum tp_mode mode, const char *filter)
+{
+	char why[256], *before;
+
+	if (!de) {
+		set_err(s, "cannot describe %s %s: %s", what, event, strerror(errno));
+		return NULL;
+	}
+	before = tracefs_error_all(NULL);
+	if (tracefs_dynevent_create(de) < 0) {
+		int err = errno ? errno : EINVAL;
+
+		global_reason(before, why, sizeof(why));
+		free(before);
+		set_err(s, "the kernel rejected %s %s: %s", what, event,
+			why[0] ? why : strerror(err));
+		tracefs_dynevent_free(de);
+		errno = err;
+		return NULL;
+	}
+	free(before);
+	tracefs_dynevent_free(de);
+	s->has_dynevents = true;
+	return session_add(s, s->name, event, mode, filter);
+}
+
+struct tp *session_add_kprobe(struct session *s, const char *event,
+			      const char *addr, const char *args, bool ret,
+			      enum tp_mode mode, const char *filter)
+{
+	struct tracefs_dynevent *de;
+
+	if (!session_has_kprobes()) {
+		set_err(s, "this kernel has no kprobe events (CONFIG_KPROBE_EVENTS)");
+		errno = ENOTSUP;
+		return NULL;
+	}
+	de = ret ? tracefs_kretprobe_alloc(s->name, event, addr, args, 0)
+		 : tracefs_kprobe_alloc(s->name, event, addr, args);
+	return add_dynevent(s, de, ret ? "kretprobe" : "kprobe", event, mode, filter);
+}
+
+struct tp *session_add_uprobe(struct session *s, const char *event,
+			      const char *path, unsigned long long offset,
+			      const char *args, bool ret, enum tp_mode mode,
+			      const char *filter)
+{
+	struct tracefs_dynevent *de;
+
+	if (!session_has_uprobes()) {
+		set_err(s, "this kernel has no uprobe events (CONFIG_UPROBE_EVENTS)");
+		errno = ENOTSUP;
+		return NULL;
+	}
+	de = ret ? tracefs_uretprobe_alloc(s->name, event, path, offset, args)
+		 : tracefs_uprobe_alloc(s->name, event, path, offset, args);
+	return add_dynevent(s, de, ret ? "uretprobe" : "uprobe", event, mode, filter);
+}
+
+/*
+ * With -p, set_event_pid also admits children (event-fork cannot tell a
+ * thread from a process), so records are checked against the thread group.
+ */
+static void scoped(const struct tk_event *ev, void *arg)
+{
+	struct session *s = arg;
+
+	if (s->o.pid > 0 && task_cache_tgid(ev->pid) != s->o.pid)
+		return;
+	s->fn(ev, s->arg);
+}
+
+static void report_new_loss(struct session *s)
+{
+	uint64_t lost;
+
+	if (!tk_verbose)
+		return;
+	lost = session_lost(s, NULL, 0);
+	if (lost > s->lost_seen) {
+		pr_info("%llu events lost so far", (unsigned long long)lost);
+		s->lost_seen = lost;
+	}
+}
+
+long session_drain(struct session *s)
+{
+	tk_event_fn fn = s->o.pid > 0 ? scoped : s->fn;
+	void *arg = s->o.pid > 0 ? (void *)s : s->arg;
+	long n = 0, m;
+	struct tp *tp;
+
+	if (!s->started)
+		return 0;
+	if (s->ring) {
+		n = ring_drain(s->ring, s->o.ordered, fn, arg);
+		if (n < 0)
+			return n;
+	}
+	for (tp = s->tps; tp; tp = tp->next) {
+		if (!tp->sampler)
+			continue;
+		m = perf_sampler_drain(tp->sampler, s->fn, s->arg);
+		if (m < 0)
+			return m;
+		n += m;
+	}
+	report_new_loss(s);
+	return n;
+}
+
+static int on_ready(struct loop *l, int fd, void *arg)
+{
+	long n = session_drain(arg);
+
+	return n < 0 ? (int)n : 0;
+}
+
+int session_start(struct session *s, struct loop *l, tk_event_fn fn, void *arg)
+{
+	bool records = false;
+	struct tp *tp;
+	const int *fds;
+	int i, n, err;
+
+	s->fn = fn;
+	s->arg = arg;
+	for (tp = s->tps; tp; tp = tp->next)
+		records |= tp->mode == TP_RECORD;
+	if (records) {
+		s->ring = ring_open(s->inst);
+		if (!s->ring) {
+			err = -errno;
+			set_err(s, "cannot open the ring buffers of %s: %s", s->name,
+				strerror(errno));
+			return err;
+		}
+		fds = ring_fds(s->ring, &n);
+		for (i = 0; i < n; i++)
+			loop_add(l, fds[i], on_ready, s);
+	}
+	for (tp = s->tps; tp; tp = tp->next) {
+		if (tp->mode == TP_RECORD) {
+			if (tracefs_event_enable(s->inst, tp->system, tp->name) < 0) {
+				err = errno ? -errno : -EIO;
+				set_err(s, "cannot enable %s:%s: %s", tp->system,
+					tp->name, strerror(-err));
+				return err;
+			}
+		} else if (tp->counter) {
+			perf_counter_enable(tp->counter);
+		} else if (tp->sampler) {
+			fds = perf_sampler_fds(tp->sampler, &n);
+			for (i = 0; i < n; i++)
+				loop_add(l, fds[i], on_ready, s);
+			perf_sampler_enable(tp->sampler);
+		}
+	}
+	/* perf rings wake the reader only at their watermark: a quiet one
+	 * is drained on a timer */
+	for (tp = s->tps; tp && !s->o.drain_ms; tp = tp->next)
+		if (tp->sampler)
+			s->o.drain_ms = 100;
+	if (s->o.drain_ms)
+		loop_timer(l, s->o.drain_ms, s->o.drain_ms, on_ready, s);
+	s->started = true;
+	return 0;
+}
+
+void session_stop(struct session *s)
+{
+	struct tp *tp;
+
+	for (tp = s->tps; tp; tp = tp->next) {
+		if (tp->mode == TP_RECORD && s->inst)
+			tracefs_event_disable(s->inst, tp->system, tp->name);
+		else if (tp->counter)
+			perf_counter_disable(tp->counter);
+	}
+}
+
+uint64_t session_count(const struct tp *tp)
+{
+	return tp->counter ? perf_counter_read(tp->counter) : 0;
+}
+
+/* "overrun: N" and "dropped events: N" of the instance's per-CPU stats */
+static uint64_t cpu_stat_lost(struct session *s, int cpu)
+{
+	char file[64], *buf, *p;
+	uint64_t lost = 0;
+
+	snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+	buf = tracefs_instance_file_read(s->inst, file, NULL);
+	if (!buf)
+		return 0;
+	if ((p = strstr(buf, "\noverrun:")) || (p = strstr(buf, "overrun:")))
+		lost += strtoull(strchr(p, ':') + 1, NULL, 10);
+	if ((p = strstr(buf, "dropped events:")))
+		lost += strtoull(p + strlen("dropped events:"), NULL, 10);
+	free(buf);
+	return lost;
+}
+
+uint64_t session_lost(struct session *s, uint64_t *per_cpu, int max_cpu)
+{
+	uint64_t total = 0, v;
+	struct tp *tp;
+	int cpu;
+
+	if (s->ring && s->inst) {
+		for (cpu = 0; cpu < max_cpu || (!per_cpu && cpu < 1024); cpu++) {
+			char file[64];
+
+			snprintf(file, sizeof(file), "per_cpu/cpu%d", cpu);
+			if (!tracefs_dir_exists(s->inst, file))
+				break;
+			v = cpu_stat_lost(s, cpu);
+			if (per_cpu && cpu < max_cpu)
+				per_cpu[cpu] = v;
+			total += v;
+		}
+		/* the pages' flags are a floor when stats are unavailable */
+		if (ring_missed(s->ring) > total)
+			total = ring_missed(s->ring);
+	}
+	for (tp = s->tps; tp; tp = tp->next)
+		if (tp->sampler)
+			total += perf_sampler_lost(tp->sampler);
+	return total;
+}
+
+bool session_report_lost(struct session *s)
+{
+	uint64_t per_cpu[256] = { 0 };
+	uint64_t total = session_lost(s, per_cpu, 256);
+	char buf[512];
+	int cpu, len = 0;
+
+	if (!total)
+		return false;
+	for (cpu = 0; cpu < 256 && len < (int)sizeof(buf) - 32; cpu++)
+		if (per_cpu[cpu])
+			len += snprintf(buf + len, sizeof(buf) - len, "%scpu%d %llu",
+					len ? ", " : "", cpu,
+					(unsigned long long)per_cpu[cpu]);
+	if (len)
+		pr_warn("%llu events lost (%s): try a larger -b/--buffer-kb",
+			(unsigned long long)total, buf);
+	else
+		pr_warn("%llu events lost: try a larger -b/--buffer-kb",
+			(unsigned long long)total);
+	return true;
+}
+
+static const char *saved_cmdline(pid_t pid)
+{
+	static char comm[32];
+	char *buf = tracefs_instance_file_read(NULL, "saved_cmdlines", NULL);
+	char *line, *save = NULL;
+	const char *found = NULL;
+
+	for (line = buf ? strtok_r(buf, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *end;
+		long p = strtol(line, &end, 10);
+
+		if (p == pid && *end == ' ') {
+			snprintf(comm, sizeof(comm), "%s", end + 1);
+			found = comm;
+		}
+	}
+	free(buf);
+	return found;
+}
+
+const char *session_comm(struct session *s, pid_t pid)
+{
+	const char *c = task_cache_comm(pid);
+
+	if (c)
+		return c;
+	c = saved_cmdline(pid);
+	if (c) {
+		task_cache_set(pid, c, -1);
+		return c;
+	}
+	return pid == 0 ? "<idle>" : "<...>";
+}
+
+void session_close(struct session *s)
+{
+	struct tp *tp;
+
+	if (!s || s->closed)
+		return;
+	s->closed = true;
+	untrack(s);
+	session_stop(s);
+	/* perf fds and ring fds first: they keep events and the instance busy */
+	for (tp = s->tps; tp; tp = tp->next) {
+		perf_counter_free(tp->counter);
+		tp->counter = NULL;
+		perf_sampler_free(tp->sampler);
+		tp->sampler = NULL;
+	}
+	ring_free(s->ring);
+	s->ring = NULL;
+	if (s->inst && s->instance_created) {
+		if (tracefs_instance_destroy(s->inst) < 0)
+			pr_warn("cannot remove instance %s: %s", s->name, strerror(errno));
+	}
+	if (s->inst) {
+		tracefs_instance_free(s->inst);
+		s->inst = NULL;
+	}
+	if (s->has_dynevents && dynevents_remove_group(s->name) < 0)
+		pr_warn("cannot remove event group %s: still busy", s->name);
+}
+
+void session_free(struct session *s)
+{
+	struct tp *tp, *next;
+
+	if (!s)
+		return;
+	session_close(s);
+	for (tp = s->tps; tp; tp = next) {
+		next = tp->next;
+		free(tp->system);
+		free(tp->name);
+		free(tp);
+	}
+	free(s->tids);
+	free(s);
+}

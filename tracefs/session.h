@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TAPKIT_SESSION_H
+#define TAPKIT_SESSION_H
+
+/*
+ * A tracing session: everything one command run puts into the kernel, and
+ * the sources it reads.  The command says what it needs of each event
+ * (records, counts, records with stacks); the session picks the mechanism
+ * (DESIGN.md "Event transport"):
+ *
+ *	TP_RECORD  a record per hit in the ring of our private instance
+ *	TP_COUNT   perf_event counting mode: the kernel counts, no records
+ *	TP_STACK   perf_event sampling with callchains
+ *
+ * Ownership (DESIGN.md "Probe lifecycle"): the instance and the group of our
+ * dynamic events are both named tapkit_<pid>_<starttime>; session_close()
+ * removes them and runs from atexit too, so die() and signals never leave
+ * them behind; session_open() first removes those of dead sessions.
+ *
+ *	s = session_new(&opts);			no side effects
+ *	session_open(s);			instance created, stale ones gone
+ *	tp = session_add(s, "sched", "sched_process_exec", TP_RECORD, NULL);
+ *	session_start(s, loop, handler, ctx);	enabled, fds polled
+ *	...					handler(ev) per record
+ *	session_close(s); session_free(s);
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "common/event.h"
+
+struct loop;
+struct json;
+struct tep_event;
+struct tep_handle;
+
+enum tp_mode {
+	TP_RECORD,
+	TP_COUNT,
+	TP_STACK,
+};
+
+/* One event the session uses; owned by the session. */
+struct tp {
+	char *system;
+	char *name;
+	int id;
+	enum tp_mode mode;
+	struct tep_event *event;	/* format: fields, print fmt */
+	struct perf_counter *counter;	/* TP_COUNT */
+	struct perf_sampler *sampler;	/* TP_STACK */
+	struct tp *next;
+};
+
+struct session_opts {
+	unsigned long buffer_kb;	/* per-CPU ring size, 0: default */
+	pid_t pid;			/* only this process (all its threads) */
+	pid_t tid;			/* only this thread */
+	bool ordered;			/* records in timestamp order */
+	int wakeup_percent;		/* wake the reader at this fill; 0: at once */
+	unsigned int drain_ms;		/* also drain on this period; 0: never */
+};
+
+struct session;
+
+/* Describe a session; touches nothing.  Free with session_free(). */
+struct session *session_new(const struct session_opts *o);
+void session_free(struct session *s);
+
+/**
+ * session_open() - check access, mount tracefs if needed, remove stale
+ * sessions, create our instance.  0 or -errno; session_error() says why.
+ */
+int session_open(struct session *s);
+
+/**
+ * session_add() - use event @sys:@name in @mode, with kernel @filter
+ * (ftrace filter syntax, NULL for none).  The filter is checked by the kernel
+ * now.  Returns the tp, or NULL with errno (ENOENT: no such event; EINVAL:
+ * filter rejected) and session_error() quoting the kernel's reason.
+ */
+struct tp *session_add(struct session *s, const char *sys, const char *name,
+		       enum tp_mode mode, const char *filter);
+
+/* True when the kernel has kprobe / uprobe events. */
+bool session_has_kprobes(void);
+bool session_has_uprobes(void);
+
+/**
+ * session_add_kprobe() - define kprobe @event (in our group) at @addr, a
+ * return probe when @ret, with fetch args @args in the kernel's syntax, and
+ * use it like session_add().  Removed by session_close().
+ */
+struct tp *session_add_kprobe(struct session *s, const char *event,
+			      const char *addr, const char *args, bool ret,
+			      enum tp_mode mode, const char *filter);
+/* The same for a uprobe at @path:@offset. */
+struct tp *session_add_uprobe(struct session *s, const char *event,
+			      const char *path, unsigned long long offset,
+			      const char *args, bool ret, enum tp_mode mode,
+			      const char *filter);
+
+/**
+ * session_start() - enable every event, and poll the sources in @l; each
+ * record goes to @fn.  0 or -errno.
+ */
+int session_start(struct session *s, struct loop *l, tk_event_fn fn, void *arg);
+/* Deliver everything buffered now.  Records delivered, or -errno. */
+long session_drain(struct session *s);
+/* Stop recording (events disabled) but keep what is buffered. */
+void session_stop(struct session *s);
+
+/* The kernel's count of a TP_COUNT event so far. */
+uint64_t session_count(const struct tp *tp);
+
+/* Lost records: instance overruns and drops, page flags, perf LOST. */
+uint64_t session_lost(struct session *s, uint64_t *per_cpu, int max_cpu);
+/* "N events lost (cpu0 N, ...)" on stderr when any; true if any. */
+bool session_report_lost(struct session *s);
+
+/* comm of @pid: cache, /proc, the kernel's saved cmdlines, else "<...>". */
+const char *session_comm(struct session *s, pid_t pid);
+
+/* The shared libtraceevent handle (formats of the events in use). */
+struct tep_handle *session_tep(struct session *s);
+/* tapkit_<pid>_<starttime>: our instance and dynamic event group. */
+const char *session_name(const struct session *s);
+/* Human-readable reason for the last failure (kernel's words when any). */
+const char *session_error(const struct session *s);
+
+/* Undo everything; idempotent; also runs from atexit. */
+void session_close(struct session *s);
+
+/**
+ * session_cleanup_stale() - remove the instances and dynamic event groups of
+ * tapkit sessions whose owner is gone (PID dead or start time different).
+ * Never touches anything not named tapkit_<pid>_<start>.  Returns how many
+ * were removed, or -errno.
+ */
+int session_cleanup_stale(void);
+
+#endif

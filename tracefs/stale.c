@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sessions that died without tearing down (SIGKILL, a crash) leave their
+ * instance and dynamic event group behind.  Their names carry the owner's PID
+ * and start time, so any later session can tell a dead owner from a live one
+ * (or from a new process that reused the PID) and remove exactly those.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "common/log.h"
+#include "common/task.h"
+#include "tracefs/internal.h"
+#include "tracefs/session.h"
+
+bool session_parse_name(const char *name, pid_t *pid, unsigned long long *start)
+{
+	char *end;
+	long p;
+
+	if (strncmp(name, SESSION_PREFIX, strlen(SESSION_PREFIX)))
+		return false;
+	name += strlen(SESSION_PREFIX);
+	if (*name < '0' || *name > '9')
+		return false;
+	p = strtol(name, &end, 10);
+	if (*end != '_' || p <= 0 || end[1] < '0' || end[1] > '9')
+		return false;
+	*start = strtoull(end + 1, &end, 10);
+	if (*end)
+		return false;
+	*pid = (pid_t)p;
+	return true;
+}
+
+bool session_owner_alive(pid_t pid, unsigned long long start)
+{
+	unsigned long long now;
+
+	return task_start_time(pid, &now) == 0 && now == start;
+}
+
+static bool stale(const char *name)
+{
+	unsigned long long start;
+	pid_t pid;
+
+	return session_parse_name(name, &pid, &start) &&
+	       !session_owner_alive(pid, start);
+}
+
+int dynevents_remove_group(const char *group)
+{
+	struct tracefs_dynevent **evs;
+	int i, tries, err = 0;
+
+	evs = tracefs_dynevent_get_all(TRACEFS_DYNEVENT_ALL, group);
+	if (!evs)
+		return 0;
+	for (i = 0; evs[i]; i++) {
+		/* EBUSY: a perf fd or an instance still uses it; give the
+		 * kernel a moment after our fds were closed, then force. */
+		for (tries = 0; tries < 20; tries++) {
+			errno = 0;
+			/* ENOENT: gone already (the list can name it twice,
+			 * from dynamic_events and from uprobe_events) */
+			if (tracefs_dynevent_destroy(evs[i], tries >= 10) == 0 ||
+			    errno == ENOENT)
+				break;
+			usleep(10000);
+		}
+		if (tries == 20)
+			err = -EBUSY;
+	}
+	tracefs_dynevent_list_free(evs);
+	return err;
+}
+
+static int remove_stale_instances(void)
+{
+	char **names = tracefs_instances("^" SESSION_PREFIX "[0-9]+_[0-9]+$");
+	int i, n = 0;
+
+	for (i = 0; names && names[i]; i++) {
+		struct tracefs_instance *inst;
+
+		if (!stale(names[i]))
+			continue;
+		inst = tracefs_instance_alloc(NULL, names[i]);
+		if (!inst)
+			continue;
+		if (tracefs_instance_destroy(inst) == 0) {
+			pr_info("removed instance %s of a dead session", names[i]);
+			n++;
+		}
+		tracefs_instance_free(inst);
+	}
+	tracefs_list_free(names);
+	return n;
+}
+
+static int remove_stale_groups(void)
+{
+	struct tracefs_dynevent **evs;
+	char **groups = NULL;
+	int i, j, n = 0;
+
+	evs = tracefs_dynevent_get_all(TRACEFS_DYNEVENT_ALL, NULL);
+	for (i = 0; evs && evs[i]; i++) {
+		char *sys = NULL;
+		bool seen = false;
+
+		tracefs_dynevent_info(evs[i], &sys, NULL, NULL, NULL, NULL);
+		if (sys && stale(sys)) {
+			for (j = 0; groups && groups[j]; j++)
+				seen |= strcmp(groups[j], sys) == 0;
+			if (!seen)
+				groups = tracefs_list_add(groups, sys);
+		}
+		free(sys);
+	}
+	tracefs_dynevent_list_free(evs);
+	for (j = 0; groups && groups[j]; j++) {
+		if (dynevents_remove_group(groups[j]) == 0) {
+			pr_info("removed event group %s of a dead session", groups[j]);
+			n++;
+		}
+	}
+	tracefs_list_free(groups);
+	return n;
+}
+
+int session_cleanup_stale(void)
+{
+	const char *dir;
+	int err = tracefs_access(&dir);
+
+	if (err)
+		return err;
+	/* instances first: they may hold the groups' events enabled */
+	return remove_stale_instances() + remove_stale_groups();
+}
