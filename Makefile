@@ -33,7 +33,7 @@ WARN += -Werror
 endif
 CFLAGS ?= -O2 -g
 ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -I. -I$(O)/gen $(PKG_CFLAGS) -MMD -MP
-LDLIBS := $(PKG_LIBS)
+LDLIBS := $(PKG_LIBS) -pthread
 
 CORE_SRC := $(wildcard common/*.c tracefs/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(O)/%.o)
@@ -47,8 +47,7 @@ HELPER_BINS := $(HELPER_SRC:tests/helpers/%.c=$(O)/tests/helpers/%)
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.PHONY: all deps check check-unit check-cli check-live check-vm check-man demo \
-	install uninstall clean bench
+.PHONY: all deps check check-vm demo install uninstall clean bench
 
 all: $(BINS)
 

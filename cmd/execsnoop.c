@@ -100,8 +100,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 {
 	int c;
 
+	opterr = 0;
 	o->max_args = 20;
-	while ((c = getopt_long(argc, argv, "Txn:l:p:d:jvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":Txn:l:p:d:jvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'T': o->time = true; break;
 		case 'x': o->failed = true; break;
@@ -115,7 +116,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case 'j': o->json = true; break;
 		case 'v': tk_verbose++; break;
 		case 'h': fputs(usage, stdout); exit(TK_EXIT_OK);
-		default: usage_error("invalid option");
+		default: usage_bad_option(argv, c);
 		}
 	}
 	if (optind < argc)

@@ -70,7 +70,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 {
 	int c;
 
-	while ((c = getopt_long(argc, argv, "s:p:n:xTd:jvh", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":s:p:n:xTd:jvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			o->sig = opt_signal(optarg);
@@ -89,7 +90,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case 'j': o->json = true; break;
 		case 'v': tk_verbose++; break;
 		case 'h': fputs(usage, stdout); exit(TK_EXIT_OK);
-		default: usage_error("invalid option");
+		default: usage_bad_option(argv, c);
 		}
 	}
 	if (optind < argc)
@@ -124,25 +125,30 @@ static void emit(struct killsnoop *ks, const struct tk_event *ev,
 {
 	pid_t tgid = task_cache_tgid(ev->pid);
 	pid_t pid = tgid > 0 ? tgid : ev->pid;
-	char when[32];
+	char when[32], hms[16];
 
+	time_hms(st->ts, hms, sizeof(hms));
 	if (ks->o.seconds)
 		snprintf(when, sizeof(when), "%.6f",
 			 (st->ts - ks->start_ns) / 1e9);
 	else
-		time_hms(st->ts, when, sizeof(when));
+		snprintf(when, sizeof(when), "%s", hms);
 	if (ks->o.json) {
 		struct json j;
 
 		json_begin(&j, stdout);
-		json_str(&j, "time", when);
+		json_str(&j, "time", hms);
 		json_uint(&j, "ts_ns", time_to_real(st->ts));
+		json_double(&j, "elapsed_s", (st->ts - ks->start_ns) / 1e9);
 		json_int(&j, "pid", pid);
 		json_int(&j, "tid", ev->pid);
 		json_str(&j, "comm", st->comm);
 		json_str(&j, "syscall", ks->calls[st->call].name);
 		json_int(&j, "sig", st->sig);
-		json_str(&j, "signame", st->sig ? signal_name(st->sig) : "0");
+		if (st->sig)
+			json_str(&j, "signame", signal_name(st->sig));
+		else
+			json_null(&j, "signame");	/* 0: existence check */
 		json_int(&j, "tpid", st->tpid);
 		json_int(&j, "result", ret);
 		json_end(&j);

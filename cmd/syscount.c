@@ -90,7 +90,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 
 	o->top = 10;
 	o->buffer_kb = 4096;
-	while ((c = getopt_long(argc, argv, "p:t:T:Pxe:Lmd:i:b:ljvh", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":p:t:T:Pxe:Lmd:i:b:ljvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p': o->pid = opt_num("-p", optarg, 1, 1 << 30); break;
 		case 't': case 'T': o->top = opt_num("-t", optarg, 1, 1 << 30); break;
@@ -110,7 +111,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case 'j': o->json = true; break;
 		case 'v': tk_verbose++; break;
 		case 'h': fputs(usage, stdout); exit(TK_EXIT_OK);
-		default: usage_error("invalid option");
+		default: usage_bad_option(argv, c);
 		}
 	}
 	opt_interval(argc, argv, optind, &o->iv);
@@ -118,8 +119,6 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		usage_error("give the interval either with -i or as an operand");
 	if (interval)
 		o->iv.secs = interval;
-	if (o->millis && !o->latency)
-		usage_error("-m needs -L");
 }
 
 /* A syscall counted by the kernel (counting mode). */
@@ -277,7 +276,6 @@ static struct row *collect(struct syscount *sc, int *n)
 static void print_json(struct syscount *sc, const struct row *rows, int n,
 		       const char *now)
 {
-	double unit = sc->o.millis ? 1e6 : 1e3;
 	struct json j;
 	int i;
 
@@ -293,11 +291,9 @@ static void print_json(struct syscount *sc, const struct row *rows, int n,
 			json_str(&j, "syscall", rows[i].name);
 		}
 		json_uint(&j, "count", rows[i].count);
-		if (sc->o.latency) {
-			json_double(&j, sc->o.millis ? "total_ms" : "total_us",
-				    rows[i].total_ns / unit);
-			json_double(&j, sc->o.millis ? "avg_ms" : "avg_us",
-				    rows[i].total_ns / unit / rows[i].count);
+		if (sc->o.latency) {	/* ns whatever -m says: a stable schema */
+			json_uint(&j, "total_ns", rows[i].total_ns);
+			json_uint(&j, "avg_ns", rows[i].total_ns / rows[i].count);
 		}
 		json_obj_close(&j);
 	}
@@ -457,9 +453,8 @@ static int setup(struct tool *t, struct loop *l)
 		return -1;
 	}
 	if (!sc->o.json)
-		printf("Tracing %ssyscalls, printing top %ld... Ctrl+C to quit.\n",
-		       sc->o.failures || sc->o.err ? "failed " : "", sc->o.top);
-	tool_flush();
+		fprintf(stderr, "Tracing %ssyscalls, printing top %ld... Ctrl+C to quit.\n",
+			sc->o.failures || sc->o.err ? "failed " : "", sc->o.top);
 	return 0;
 }
 

@@ -79,7 +79,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	char *colon;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "d:p:t:L:Hsvlb:jh", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":d:p:t:L:Hsvlb:jh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd': o->duration = opt_num("-d", optarg, 1, 86400L * 365); break;
 		case 'p': o->pid = opt_num("-p", optarg, 1, 1 << 30); break;
@@ -91,7 +92,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case 'b': o->buffer_kb = opt_num("-b", optarg, 4, 1 << 22); break;
 		case 'j': o->json = true; break;
 		case 'h': fputs(usage, stdout); exit(TK_EXIT_OK);
-		default: usage_error("invalid option");
+		default: usage_bad_option(argv, c);
 		}
 	}
 	if (o->list) {

@@ -8,7 +8,7 @@ int64_t field_elem(const struct tk_event *ev, const struct tk_field *f, int i)
 {
 	struct tk_field e = *f;
 
-	if (!f->elem || (i + 1) * f->elem > f->size)
+	if (!f->elem || i < 0 || (i + 1) * f->elem > f->size)
 		return 0;
 	e.offset = f->offset + i * f->elem;
 	e.size = f->elem;

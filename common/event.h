@@ -47,13 +47,14 @@ static inline int64_t field_int(const struct tk_event *ev, const struct tk_field
 	const unsigned char *p = (const unsigned char *)ev->data + f->offset;
 	bool s = f->flags & TK_F_SIGNED;
 
-	if ((unsigned int)(f->offset + f->size) > ev->size)
+	if (f->offset < 0 || (unsigned int)(f->offset + f->size) > ev->size)
 		return 0;
 	switch (f->size) {
 	case 1: return s ? (int64_t)*(const int8_t *)p : (int64_t)*p;
 	case 2: { uint16_t v; memcpy(&v, p, 2); return s ? (int64_t)(int16_t)v : (int64_t)v; }
 	case 4: { uint32_t v; memcpy(&v, p, 4); return s ? (int64_t)(int32_t)v : (int64_t)v; }
-	default: { uint64_t v; memcpy(&v, p, 8); return (int64_t)v; }
+	case 8: { uint64_t v; memcpy(&v, p, 8); return (int64_t)v; }
+	default: return 0;	/* not an integer field */
 	}
 }
 

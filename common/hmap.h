@@ -26,7 +26,8 @@ void hmap_clear(struct hmap *m);
 
 /*
  * Iterate: start with *pos = 0; returns each value (and its key) in table
- * order until NULL.  Inserting while iterating is not allowed.
+ * order until NULL.  Neither inserting nor deleting is allowed while
+ * iterating: deletion shifts later entries back into visited slots.
  */
 void *hmap_next(const struct hmap *m, size_t *pos, uint64_t *key);
 

@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,7 +24,12 @@ int opt_long(const char *s, long min, long max, long *out)
 	if (!s || !*s || isspace((unsigned char)*s))
 		return -EINVAL;
 	errno = 0;
-	v = strtol(s, &end, 0);
+	/* decimal, or hex with 0x: a leading zero is not octal ("08") */
+	if ((s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) ||
+	    (s[0] == '-' && s[1] == '0' && (s[2] == 'x' || s[2] == 'X')))
+		v = strtol(s, &end, 16);
+	else
+		v = strtol(s, &end, 10);
 	if (*end)
 		return -EINVAL;
 	if (errno == ERANGE || v < min || v > max)
@@ -57,6 +63,20 @@ long opt_num(const char *opt, const char *arg, long min, long max)
 	return v;
 }
 
+void usage_bad_option(char **argv, int c)
+{
+	const char *arg = argv[optind - 1];
+
+	if (c == ':') {
+		if (optopt)
+			usage_error("option '-%c' needs an argument", optopt);
+		usage_error("option '%s' needs an argument", arg);
+	}
+	if (optopt)
+		usage_error("invalid option '-%c'", optopt);
+	usage_error("invalid option '%s'", arg);
+}
+
 int opt_signal(const char *s)
 {
 	long v;
@@ -87,7 +107,7 @@ const char *signal_name(int sig)
 	if (sig >= SIGRTMIN && sig <= SIGRTMAX)
 		snprintf(buf, sizeof(buf), "SIGRTMIN+%d", sig - SIGRTMIN);
 	else
-		snprintf(buf, sizeof(buf), "%d", sig);
+		snprintf(buf, sizeof(buf), "SIG%d", sig);
 	return buf;
 }
 

@@ -17,6 +17,12 @@ long opt_num(const char *opt, const char *arg, long min, long max);
 /* "prog: message" and a pointer to --help on stderr, exit 2. */
 void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
+/*
+ * The usage error for what getopt_long() just refused (call it for '?'
+ * and ':' with opterr = 0 and an optstring starting with ':').
+ */
+void usage_bad_option(char **argv, int c) __attribute__((noreturn));
+
 /* "9", "KILL" or "SIGKILL" -> 9; -1 when unknown. */
 int opt_signal(const char *s);
 /* "SIGKILL" for 9, "SIG%d" buffer-free fallback for unnamed ones. */

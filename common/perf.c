@@ -155,9 +155,10 @@ bad:
 	return -EINVAL;
 }
 
-static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu)
+static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+			      int group_fd)
 {
-	return syscall(SYS_perf_event_open, attr, pid, cpu, -1,
+	return syscall(SYS_perf_event_open, attr, pid, cpu, group_fd,
 		       PERF_FLAG_FD_CLOEXEC);
 }
 
@@ -166,10 +167,11 @@ static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu)
  * EINVAL, newest first: PERF_FORMAT_LOST (6.0), then inherit_thread (5.13).
  * What had to be dropped stays dropped in @attr for the following opens.
  */
-static int open_event(struct perf_event_attr *attr, pid_t pid, int cpu)
+static int open_event(struct perf_event_attr *attr, pid_t pid, int cpu,
+		      int group_fd)
 {
 	for (;;) {
-		int fd = sys_perf_event_open(attr, pid, cpu);
+		int fd = sys_perf_event_open(attr, pid, cpu, group_fd);
 
 		if (fd >= 0 || errno != EINVAL)
 			return fd;
@@ -214,10 +216,148 @@ struct perf_counter {
 	struct fdset fds;
 };
 
+/*
+ * Where the events of a scope go: one (pid, cpu) slot per online CPU
+ * (system-wide) or per thread (cpu -1, inherited).
+ */
+struct slots {
+	int n;
+	pid_t *pid;
+	int *cpu;
+};
+
+static int slots_init(struct slots *sl, const struct perf_scope *scope)
+{
+	int *cpus = NULL, n, i;
+
+	memset(sl, 0, sizeof(*sl));
+	if (scope && scope->tids) {
+		sl->n = scope->ntids;
+		sl->pid = xcalloc(sl->n, sizeof(pid_t));
+		sl->cpu = xcalloc(sl->n, sizeof(int));
+		for (i = 0; i < sl->n; i++) {
+			sl->pid[i] = scope->tids[i];
+			sl->cpu[i] = -1;
+		}
+		return 0;
+	}
+	n = online_cpus(&cpus);
+	if (n < 0)
+		return n;
+	sl->n = n;
+	sl->pid = xcalloc(n, sizeof(pid_t));
+	sl->cpu = cpus;
+	for (i = 0; i < n; i++)
+		sl->pid[i] = -1;
+	return 0;
+}
+
+static void slots_release(struct slots *sl)
+{
+	free(sl->pid);
+	free(sl->cpu);
+	memset(sl, 0, sizeof(*sl));
+}
+
+/*
+ * Groups.  Enabling, disabling and closing a perf event that is active on a
+ * CPU each cost a cross-CPU call; for syscount's ~360 tracepoints on every
+ * CPU that made start-up and exit take seconds.  Counters that join a group
+ * (a dummy software leader per slot) are switched on and off with one call
+ * per slot, and closing a member of a disabled group costs nothing remote.
+ */
+struct perf_group {
+	struct slots sl;
+	int *leader;		/* per slot; -1 when its thread was gone */
+	bool inherit;
+};
+
+struct perf_group *perf_group_open(const struct perf_scope *scope)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_DUMMY,
+		.disabled = 1,
+	};
+	struct perf_group *g;
+	int i, err, live = 0;
+
+	if (!scope_valid(scope)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	g = xcalloc(1, sizeof(*g));
+	err = slots_init(&g->sl, scope);
+	if (err) {
+		free(g);
+		errno = -err;
+		return NULL;
+	}
+	g->inherit = scope && scope->tids;
+	attr.inherit = g->inherit;
+	attr.inherit_thread = g->inherit;
+	g->leader = xcalloc(g->sl.n, sizeof(int));
+	for (i = 0; i < g->sl.n; i++) {
+		g->leader[i] = open_event(&attr, g->sl.pid[i], g->sl.cpu[i], -1);
+		if (g->leader[i] >= 0) {
+			live++;
+		} else if (errno != ESRCH) {
+			err = -errno;
+			perf_group_free(g);
+			errno = -err;
+			return NULL;
+		}
+	}
+	if (!live) {
+		perf_group_free(g);
+		errno = ESRCH;
+		return NULL;
+	}
+	return g;
+}
+
+static int group_ioctl(struct perf_group *g, unsigned long req)
+{
+	int i;
+
+	for (i = 0; i < g->sl.n; i++)
+		if (g->leader[i] >= 0 &&
+		    ioctl(g->leader[i], req, PERF_IOC_FLAG_GROUP) < 0)
+			return -errno;
+	return 0;
+}
+
+int perf_group_enable(struct perf_group *g)
+{
+	return group_ioctl(g, PERF_EVENT_IOC_ENABLE);
+}
+
+int perf_group_disable(struct perf_group *g)
+{
+	return group_ioctl(g, PERF_EVENT_IOC_DISABLE);
+}
+
+void perf_group_free(struct perf_group *g)
+{
+	int i;
+
+	if (!g)
+		return;
+	for (i = 0; g->leader && i < g->sl.n; i++)
+		if (g->leader[i] >= 0)
+			close(g->leader[i]);
+	free(g->leader);
+	slots_release(&g->sl);
+	free(g);
+}
+
 /**
  * perf_counter_open() - count trace event @id in @scope, disabled
  * @scope: NULL or tids NULL for system-wide, else the threads to count
  * @filter: ftrace filter expression or NULL (PERF_EVENT_IOC_SET_FILTER)
+ * @group: NULL, or the group to join (then @scope is the group's and the
+ *	counter runs when the group is enabled)
  *
  * Returns a counter the caller frees with perf_counter_free(), or NULL with
  * errno set: EINVAL for a filter the kernel rejects (or a bad @scope),
@@ -226,62 +366,61 @@ struct perf_counter {
  * unknown id.
  */
 struct perf_counter *perf_counter_open(int id, const struct perf_scope *scope,
-				       const char *filter)
+				       const char *filter, struct perf_group *group)
 {
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_TRACEPOINT,
 		.size = sizeof(attr),
 		.config = id,
-		.disabled = 1,
+		.disabled = !group,
 	};
 	struct perf_counter *c;
-	int *cpus = NULL, n, i, err;
+	struct slots own, *sl = group ? &group->sl : &own;
+	int i, err;
 
-	if (!scope_valid(scope)) {
-		errno = EINVAL;
-		return NULL;
+	if (!group) {
+		if (!scope_valid(scope)) {
+			errno = EINVAL;
+			return NULL;
+		}
+		err = slots_init(&own, scope);
+		if (err) {
+			errno = -err;
+			return NULL;
+		}
 	}
 	c = xcalloc(1, sizeof(*c));
-	if (scope && scope->tids) {
-		attr.inherit = 1;
-		attr.inherit_thread = 1;
-		for (i = 0; i < scope->ntids; i++) {
-			int fd = open_event(&attr, scope->tids[i], -1);
+	attr.inherit = group ? group->inherit : scope && scope->tids;
+	attr.inherit_thread = attr.inherit;
+	for (i = 0; i < sl->n; i++) {
+		int lead = group ? group->leader[i] : -1;
+		int fd;
 
-			if (fd < 0 && errno == ESRCH)
-				continue;	/* exited meanwhile: nothing to count */
-			if (fd < 0)
-				goto fail_errno;
-			fdset_add(&c->fds, fd);
-		}
-		if (!c->fds.n) {
-			err = -ESRCH;
-			goto fail;
-		}
-	} else {
-		n = online_cpus(&cpus);
-		if (n < 0) {
-			err = n;
-			goto fail;
-		}
-		for (i = 0; i < n; i++) {
-			int fd = open_event(&attr, -1, cpus[i]);
-
-			if (fd < 0)
-				goto fail_errno;
-			fdset_add(&c->fds, fd);
-		}
+		if (group && lead < 0)
+			continue;
+		fd = open_event(&attr, sl->pid[i], sl->cpu[i], lead);
+		if (fd < 0 && errno == ESRCH && sl->cpu[i] < 0)
+			continue;	/* exited meanwhile: nothing to count */
+		if (fd < 0)
+			goto fail_errno;
+		fdset_add(&c->fds, fd);
+	}
+	if (!c->fds.n) {
+		err = -ESRCH;
+		goto fail;
 	}
 	err = set_filter(&c->fds, filter);
 	if (err)
 		goto fail;
-	free(cpus);
+	if (!group)
+		slots_release(&own);
 	return c;
 
 fail_errno:
 	err = -errno;
 fail:
-	free(cpus);
+	if (!group)
+		slots_release(&own);
 	perf_counter_free(c);
 	errno = -err;
 	return NULL;
@@ -453,7 +592,7 @@ struct perf_sampler *perf_sampler_open(int id, const struct perf_scope *scope,
 
 		for (t = 0; t < nt; t++) {
 			pid_t pid = threads ? scope->tids[t] : -1;
-			int fd = open_event(&attr, pid, cpus[c]);
+			int fd = open_event(&attr, pid, cpus[c], -1);
 
 			if (fd < 0 && errno == ESRCH && threads)
 				continue;	/* exited meanwhile */

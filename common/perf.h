@@ -23,15 +23,30 @@ struct perf_scope {
 };
 
 struct perf_counter;
+struct perf_group;
+
+/**
+ * perf_group_open() - dummy leaders (one per CPU or thread of @scope) that
+ * counters can join, so that all of them are switched on and off with one
+ * call per CPU: enabling, disabling and closing hundreds of active events
+ * one by one costs a cross-CPU call each.  NULL with errno.
+ */
+struct perf_group *perf_group_open(const struct perf_scope *scope);
+int perf_group_enable(struct perf_group *g);
+int perf_group_disable(struct perf_group *g);
+/* Closes the leaders: free the group's counters first.  NULL is a no-op. */
+void perf_group_free(struct perf_group *g);
 
 /**
  * perf_counter_open() - count trace event @id in @scope, disabled
  * @filter: ftrace filter expression or NULL (PERF_EVENT_IOC_SET_FILTER)
+ * @group: NULL, or a group to join (its scope is used, and the counter
+ *	counts while the group is enabled)
  * Returns a counter the caller frees with perf_counter_free(), or NULL with
  * errno set (EINVAL for a filter the kernel rejects).
  */
 struct perf_counter *perf_counter_open(int id, const struct perf_scope *scope,
-				       const char *filter);
+				       const char *filter, struct perf_group *group);
 int perf_counter_enable(struct perf_counter *c);
 int perf_counter_disable(struct perf_counter *c);
 /* Sum over all fds (and inherited children). */

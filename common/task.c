@@ -134,7 +134,7 @@ bool task_exists(pid_t pid)
 
 struct task_entry {
 	pid_t tid;		/* 0: free */
-	pid_t tgid;		/* -1: not known yet */
+	pid_t tgid;		/* -1: not known (gone); 0: not looked up yet */
 	char comm[16];		/* "": not known yet */
 };
 
@@ -153,7 +153,7 @@ static struct task_entry *lookup(pid_t tid)
 
 	if (e->tid != tid) {
 		e->tid = tid;
-		e->tgid = -1;
+		e->tgid = 0;
 		e->comm[0] = '\0';
 	}
 	return e;
@@ -186,7 +186,7 @@ pid_t task_cache_tgid(pid_t tid)
 
 	if (tid == 0)
 		return 0;
-	if (e->tgid < 0)
+	if (e->tgid == 0)	/* looked up once: a gone task stays unknown */
 		e->tgid = task_tgid(tid);
 	return e->tgid;
 }

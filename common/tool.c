@@ -5,6 +5,7 @@
  * covers die() and a second Ctrl-C.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,24 @@ bool tool_check_root(void)
 		return true;
 	pr_err("tracing needs root (or CAP_SYS_ADMIN and CAP_PERFMON): run as root");
 	return false;
+}
+
+/*
+ * $TAPKIT_READY_FILE names a file created once tracing is live, so a script
+ * can start its workload only then (systemd's READY=1, as a file).
+ */
+static void announce_ready(void)
+{
+	const char *path = getenv("TAPKIT_READY_FILE");
+	int fd;
+
+	if (!path || !*path)
+		return;
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		pr_warn("cannot create TAPKIT_READY_FILE '%s': %s", path, strerror(errno));
+	else
+		close(fd);
 }
 
 static int on_duration(struct loop *l, int fd, void *arg)
@@ -108,6 +127,7 @@ int tool_run(struct tool *t)
 			goto out_teardown;
 		}
 	}
+	announce_ready();
 
 	err = loop_run(l);
 	if (err < 0 && err != -EPIPE) {

@@ -209,20 +209,46 @@ struct cursor {
 	void *rec;		/* current record or NULL when exhausted */
 	unsigned long long ts;
 	int cpu;
+	int subbuf_size;
 	uint64_t *missed;
 };
+
+/*
+ * Events lost before @page, from its header: a u64 timestamp, then the
+ * commit word whose top bits say "events were missed" (bit 31) and "their
+ * count is stored after the data" (bit 30).  Read here rather than through
+ * kbuffer_missed_events(), which answers only while positioned on the first
+ * record (a page may start with a time extend) and truncates to int.
+ */
+#define RB_MISSED_EVENTS (1UL << 31)
+#define RB_MISSED_STORED (1UL << 30)
+#define RB_COMMIT_MASK	 (RB_MISSED_STORED - 1)
+
+static uint64_t page_missed(const void *page, int subbuf_size)
+{
+	const unsigned char *p = page;
+	unsigned long commit, count;
+	size_t hdr = 8 + sizeof(long), len;
+
+	memcpy(&commit, p + 8, sizeof(commit));
+	if (!(commit & RB_MISSED_EVENTS))
+		return 0;
+	len = commit & RB_COMMIT_MASK;
+	if (!(commit & RB_MISSED_STORED) || hdr + len + sizeof(long) > (size_t)subbuf_size)
+		return 1;	/* some, count unknown */
+	memcpy(&count, p + hdr + len, sizeof(count));
+	return count ? count : 1;
+}
 
 static void cursor_load(struct cursor *c)
 {
 	c->rec = NULL;
 	while (!c->rec && c->next < c->npages) {
-		int m;
+		void *page = c->pages[c->next++];
 
-		if (kbuffer_load_subbuffer(c->kb, c->pages[c->next++]) < 0)
+		*c->missed += page_missed(page, c->subbuf_size);
+		if (kbuffer_load_subbuffer(c->kb, page) < 0)
 			continue;
-		m = kbuffer_missed_events(c->kb);
-		if (m)
-			*c->missed += m > 0 ? (uint64_t)m : 1;
 		c->rec = kbuffer_read_event(c->kb, &c->ts);
 	}
 }
@@ -257,8 +283,8 @@ static void deliver(struct cursor *c, tk_event_fn fn, void *arg)
 }
 
 static long walk(struct kbuffer **kb, void **const *pages, const int *npages,
-		 int ncpu, bool ordered, uint64_t *missed, tk_event_fn fn,
-		 void *arg)
+		 int ncpu, int subbuf_size, bool ordered, uint64_t *missed,
+		 tk_event_fn fn, void *arg)
 {
 	struct cursor cur[ncpu > 0 ? ncpu : 1];
 	long n = 0;
@@ -270,6 +296,7 @@ static long walk(struct kbuffer **kb, void **const *pages, const int *npages,
 		cur[i].npages = npages[i];
 		cur[i].next = 0;
 		cur[i].cpu = i;
+		cur[i].subbuf_size = subbuf_size;
 		cur[i].missed = &missed[i];
 		cursor_load(&cur[i]);
 	}
@@ -297,7 +324,8 @@ static long walk(struct kbuffer **kb, void **const *pages, const int *npages,
 }
 
 long ring_walk(void **const *pages, const int *npages, int ncpu,
-	       bool ordered, uint64_t *missed, tk_event_fn fn, void *arg)
+	       int subbuf_size, bool ordered, uint64_t *missed, tk_event_fn fn,
+	       void *arg)
 {
 	struct kbuffer *kb[ncpu > 0 ? ncpu : 1];
 	long n = -ENOMEM;
@@ -309,7 +337,7 @@ long ring_walk(void **const *pages, const int *npages, int ncpu,
 		if (!kb[i])
 			goto out;
 	}
-	n = walk(kb, pages, npages, ncpu, ordered, missed, fn, arg);
+	n = walk(kb, pages, npages, ncpu, subbuf_size, ordered, missed, fn, arg);
 out:
 	while (--i >= 0)
 		kbuffer_free(kb[i]);
@@ -389,7 +417,7 @@ long ring_drain(struct ring *r, bool ordered, tk_event_fn fn, void *arg)
 		if (!any)
 			break;
 		n = walk(r->kb, r->scratch_pages, r->scratch_n, r->ncpu,
-			 ordered, r->scratch_missed, relabel_cpu, &rl);
+			 r->subbuf_size, ordered, r->scratch_missed, relabel_cpu, &rl);
 		if (n < 0)
 			return n;
 		total += n;

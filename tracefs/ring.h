@@ -38,10 +38,12 @@ uint64_t ring_missed(const struct ring *r);
 /*
  * The pure part, used by ring_drain() and by the unit tests: walk the
  * sub-buffers queued per CPU, ordered or not.  @pages[q] holds @npages[q]
- * sub-buffers of queue q; records are reported with cpu = q.  Adds missed-event counts of the
+ * sub-buffers of @subbuf_size bytes of queue q; records are reported with
+ * cpu = q.  Adds missed-event counts of the
  * pages to @missed[cpu] (a page that says "some" without a count adds 1).
  */
 long ring_walk(void **const *pages, const int *npages, int ncpu,
-	       bool ordered, uint64_t *missed, tk_event_fn fn, void *arg);
+	       int subbuf_size, bool ordered, uint64_t *missed, tk_event_fn fn,
+	       void *arg);
 
 #endif

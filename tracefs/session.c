@@ -17,6 +17,7 @@
 
 #include "common/log.h"
 #include "common/loop.h"
+#include "common/parallel.h"
 #include "common/perf.h"
 #include "common/task.h"
 #include "tracefs/format.h"
@@ -34,6 +35,8 @@ struct session {
 	bool closed;
 	struct tp *tps;
 	struct ring *ring;
+	struct perf_group *group;	/* the TP_COUNT counters */
+	int ncounters;
 	pid_t *tids;			/* -p/-t scope for perf sources */
 	int ntids;
 	tk_event_fn fn;
@@ -315,12 +318,9 @@ static int open_perf(struct session *s, struct tp *tp, const char *filter)
 	struct perf_scope scope = { s->ntids ? s->tids : NULL, s->ntids };
 
 	if (tp->mode == TP_COUNT) {
-		tp->counter = perf_counter_open(tp->id, &scope, filter);
-		if (!tp->counter) {
-			set_err(s, "cannot count %s:%s with perf_event: %s",
-				tp->system, tp->name, strerror(errno));
-			return -errno;
-		}
+		/* opened all at once, in parallel, by session_start() */
+		tp->filter = filter ? xstrdup(filter) : NULL;
+		s->ncounters++;
 	} else {
 		tp->sampler = perf_sampler_open(tp->id, &scope, filter, true, 64);
 		if (!tp->sampler) {
@@ -450,12 +450,15 @@ struct tp *session_add_uprobe(struct session *s, const char *event,
 /*
  * With -p, set_event_pid also admits children (event-fork cannot tell a
  * thread from a process), so records are checked against the thread group.
+ * A task already gone when its records are read cannot be checked: it is
+ * in the target's family (set_event_pid said so) and is kept.
  */
 static void scoped(const struct tk_event *ev, void *arg)
 {
 	struct session *s = arg;
+	pid_t tgid = ev->pid == s->o.pid ? s->o.pid : task_cache_tgid(ev->pid);
 
-	if (s->o.pid > 0 && task_cache_tgid(ev->pid) != s->o.pid)
+	if (tgid > 0 && tgid != s->o.pid)
 		return;
 	s->fn(ev, s->arg);
 }
@@ -499,6 +502,84 @@ long session_drain(struct session *s)
 	return n;
 }
 
+struct open_job {
+	struct session *s;
+	struct tp **tps;
+	int *errs;
+};
+
+static void open_one(int i, void *arg)
+{
+	struct open_job *job = arg;
+	struct perf_scope scope = { job->s->ntids ? job->s->tids : NULL, job->s->ntids };
+	struct tp *tp = job->tps[i];
+
+	tp->counter = perf_counter_open(tp->id, &scope, tp->filter, job->s->group);
+	job->errs[i] = tp->counter ? 0 : errno;
+}
+
+/*
+ * Counters are opened together: each open of a tracepoint's first perf
+ * event can wait for the kernel (a grace period, a cross-CPU call), and
+ * overlapping the waits makes 360 syscall counters ready in milliseconds.
+ */
+static int open_counters(struct session *s)
+{
+	struct perf_scope scope = { s->ntids ? s->tids : NULL, s->ntids };
+	struct open_job job = { s, NULL, NULL };
+	struct tp *tp;
+	int i = 0, err = 0;
+
+	if (!s->ncounters)
+		return 0;
+	s->group = perf_group_open(&scope);
+	if (!s->group) {
+		err = -errno;
+		set_err(s, "cannot open perf_event counters: %s", strerror(-err));
+		return err;
+	}
+	job.tps = xcalloc(s->ncounters, sizeof(*job.tps));
+	job.errs = xcalloc(s->ncounters, sizeof(int));
+	for (tp = s->tps; tp; tp = tp->next)
+		if (tp->mode == TP_COUNT)
+			job.tps[i++] = tp;
+	parallel_for(s->ncounters, 32, open_one, &job);
+	for (i = 0; i < s->ncounters && !err; i++) {
+		if (!job.errs[i])
+			continue;
+		err = -job.errs[i];
+		set_err(s, "cannot count %s:%s with perf_event: %s",
+			job.tps[i]->system, job.tps[i]->name, strerror(-err));
+	}
+	free(job.tps);
+	free(job.errs);
+	return err;
+}
+
+static void free_one(int i, void *arg)
+{
+	struct tp **tps = arg;
+
+	perf_counter_free(tps[i]->counter);
+	tps[i]->counter = NULL;
+}
+
+/* Closing waits for the kernel too (a grace period per tracepoint). */
+static void free_counters(struct session *s)
+{
+	struct tp **tps, *tp;
+	int n = 0;
+
+	if (!s->ncounters)
+		return;
+	tps = xcalloc(s->ncounters, sizeof(*tps));
+	for (tp = s->tps; tp; tp = tp->next)
+		if (tp->counter && n < s->ncounters)
+			tps[n++] = tp;
+	parallel_for(n, 32, free_one, tps);
+	free(tps);
+}
+
 static int on_ready(struct loop *l, int fd, void *arg)
 {
 	long n = session_drain(arg);
@@ -515,6 +596,9 @@ int session_start(struct session *s, struct loop *l, tk_event_fn fn, void *arg)
 
 	s->fn = fn;
 	s->arg = arg;
+	err = open_counters(s);
+	if (err)
+		return err;
 	for (tp = s->tps; tp; tp = tp->next)
 		records |= tp->mode == TP_RECORD;
 	if (records) {
@@ -537,8 +621,6 @@ int session_start(struct session *s, struct loop *l, tk_event_fn fn, void *arg)
 					tp->name, strerror(-err));
 				return err;
 			}
-		} else if (tp->counter) {
-			perf_counter_enable(tp->counter);
 		} else if (tp->sampler) {
 			fds = perf_sampler_fds(tp->sampler, &n);
 			for (i = 0; i < n; i++)
@@ -553,6 +635,10 @@ int session_start(struct session *s, struct loop *l, tk_event_fn fn, void *arg)
 			s->o.drain_ms = 100;
 	if (s->o.drain_ms)
 		loop_timer(l, s->o.drain_ms, s->o.drain_ms, on_ready, s);
+	if (s->group && (err = perf_group_enable(s->group)) < 0) {
+		set_err(s, "cannot enable the counters: %s", strerror(-err));
+		return err;
+	}
 	s->started = true;
 	return 0;
 }
@@ -564,9 +650,11 @@ void session_stop(struct session *s)
 	for (tp = s->tps; tp; tp = tp->next) {
 		if (tp->mode == TP_RECORD && s->inst)
 			tracefs_event_disable(s->inst, tp->system, tp->name);
-		else if (tp->counter)
-			perf_counter_disable(tp->counter);
+		else if (tp->sampler)
+			perf_sampler_disable(tp->sampler);
 	}
+	if (s->group)
+		perf_group_disable(s->group);
 }
 
 uint64_t session_count(const struct tp *tp)
@@ -688,12 +776,13 @@ void session_close(struct session *s)
 	untrack(s);
 	session_stop(s);
 	/* perf fds and ring fds first: they keep events and the instance busy */
+	free_counters(s);
 	for (tp = s->tps; tp; tp = tp->next) {
-		perf_counter_free(tp->counter);
-		tp->counter = NULL;
 		perf_sampler_free(tp->sampler);
 		tp->sampler = NULL;
 	}
+	perf_group_free(s->group);
+	s->group = NULL;
 	ring_free(s->ring);
 	s->ring = NULL;
 	if (s->inst && s->instance_created) {
@@ -719,6 +808,7 @@ void session_free(struct session *s)
 		next = tp->next;
 		free(tp->system);
 		free(tp->name);
+		free(tp->filter);
 		free(tp);
 	}
 	free(s->tids);

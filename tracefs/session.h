@@ -49,7 +49,8 @@ struct tp {
 	int id;
 	enum tp_mode mode;
 	struct tep_event *event;	/* format: fields, print fmt */
-	struct perf_counter *counter;	/* TP_COUNT */
+	struct perf_counter *counter;	/* TP_COUNT, from session_start() */
+	char *filter;			/* TP_COUNT: applied at open */
 	struct perf_sampler *sampler;	/* TP_STACK */
 	struct tp *next;
 };

@@ -151,7 +151,7 @@ UNIT_TEST(counter_system_wide)
 	int id;
 
 	REQUIRE(id);
-	c = perf_counter_open(id, NULL, NULL);
+	c = perf_counter_open(id, NULL, NULL, NULL);
 	CHECK(c != NULL);
 	if (!c)
 		return;
@@ -178,7 +178,7 @@ UNIT_TEST(counter_own_thread_exact)
 	int id;
 
 	REQUIRE(id);
-	c = perf_counter_open(id, &scope, NULL);
+	c = perf_counter_open(id, &scope, NULL, NULL);
 	CHECK(c != NULL);
 	if (!c)
 		return;
@@ -197,7 +197,7 @@ UNIT_TEST(counter_filter_common_pid_exact)
 
 	REQUIRE(id);
 	snprintf(filter, sizeof(filter), "common_pid == %d", (int)gettid_());
-	c = perf_counter_open(id, NULL, filter);
+	c = perf_counter_open(id, NULL, filter, NULL);
 	CHECK(c != NULL);
 	if (!c)
 		return;
@@ -216,10 +216,10 @@ UNIT_TEST(counter_bad_filter_einval)
 
 	REQUIRE(id);
 	errno = 0;
-	CHECK(perf_counter_open(id, NULL, "nonsense ==") == NULL);
+	CHECK(perf_counter_open(id, NULL, "nonsense ==", NULL) == NULL);
 	CHECK_INT(errno, EINVAL);
 	errno = 0;
-	CHECK(perf_counter_open(id, &scope, "nonsense ==") == NULL);
+	CHECK(perf_counter_open(id, &scope, "nonsense ==", NULL) == NULL);
 	CHECK_INT(errno, EINVAL);
 	errno = 0;
 	CHECK(perf_sampler_open(id, NULL, "nonsense ==", false, 1) == NULL);
@@ -234,13 +234,13 @@ UNIT_TEST(open_errors)
 
 	REQUIRE(id);
 	errno = 0;
-	CHECK(perf_counter_open(id, &none, NULL) == NULL);
+	CHECK(perf_counter_open(id, &none, NULL, NULL) == NULL);
 	CHECK_INT(errno, EINVAL);
 	errno = 0;
 	CHECK(perf_sampler_open(id, NULL, NULL, false, 3) == NULL);	/* not 2^n */
 	CHECK_INT(errno, EINVAL);
 	errno = 0;
-	CHECK(perf_counter_open(-5, NULL, NULL) == NULL);
+	CHECK(perf_counter_open(-5, NULL, NULL, NULL) == NULL);
 	CHECK(errno != 0);
 }
 
@@ -260,7 +260,7 @@ UNIT_TEST(open_skips_exited_threads)
 		_exit(0);
 	waitpid(dead, &status, 0);
 	tids[0] = dead;
-	c = perf_counter_open(id, &scope, NULL);
+	c = perf_counter_open(id, &scope, NULL, NULL);
 	CHECK(c != NULL);
 	if (c) {
 		CHECK_INT(perf_counter_enable(c), 0);
@@ -273,7 +273,7 @@ UNIT_TEST(open_skips_exited_threads)
 	CHECK(s != NULL);
 	perf_sampler_free(s);
 	errno = 0;
-	CHECK(perf_counter_open(id, &only_dead, NULL) == NULL);
+	CHECK(perf_counter_open(id, &only_dead, NULL, NULL) == NULL);
 	CHECK_INT(errno, ESRCH);
 	errno = 0;
 	CHECK(perf_sampler_open(id, &only_dead, NULL, false, 1) == NULL);
@@ -298,7 +298,7 @@ UNIT_TEST(counter_thread_scope_inherits_threads_only)
 	int id, status;
 
 	REQUIRE(id);
-	c = perf_counter_open(id, &scope, NULL);
+	c = perf_counter_open(id, &scope, NULL, NULL);
 	CHECK(c != NULL);
 	if (!c)
 		return;

@@ -1,0 +1,515 @@
+# shellcheck shell=bash
+# bench/lib.sh: shared by bench/syscount.sh and bench/transport.sh.
+#
+# The method (PERF.md): one workload, a tight loop of N getppid() calls that
+# times itself (bench/getppid_loop.c); every traced run is paired with an
+# untraced run just before it, rounds go through every configuration in
+# turn, and the figures are medians over the R pairs of each configuration
+# (added = traced - untraced and ratio = traced / untraced are taken per
+# pair, then the median).
+#
+# One traced run:
+#   1. the workload is started blocked on a FIFO (its exec and libc start-up
+#      happen before any tracer exists),
+#   2. the tracer starts under bench/tkrun (own process group, SIGINT at its
+#      default, rusage and peak RSS of the whole tree, launch-to-ready through
+#      inotify on $TAPKIT_READY_FILE),
+#   3. once the tracer is ready, a byte on the FIFO releases the loop,
+#   4. when the loop has ended the tracer gets SIGINT (forwarded to its group,
+#      as a terminal's Ctrl-C) and we wait for it to exit.
+# Nothing is pinned to a CPU: the machine has 2 vCPUs, the tracers' readers
+# need the second one, and pinning the workload would only hide the noise of
+# a shared VM that the pairing is there to cancel.
+#
+# Processes are only ever signalled by the PID we started (or the process
+# group that tkrun created for a tracer).
+
+set -u
+
+BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$BENCH_DIR/.." && pwd)
+BIN=$ROOT/build/bin
+BB=$ROOT/build/bench
+TRACEFS=/sys/kernel/tracing
+
+N=3000000
+R=5
+SETTLE=0.3		# after a peer looks ready, before releasing the workload
+READY_TIMEOUT=120	# seconds for a tracer to become ready
+STOP_TIMEOUT=300	# seconds for a tracer to exit after SIGINT
+ONLY=""			# -t: only these configuration ids
+VERBOSE=0
+
+TMP=""
+RESULTS=""
+WL_PID=""
+WL_LAST=""
+TR_PID=""
+TR_CHILD=""
+SPIN_PID=""
+TRACING_ON0=""
+TRACING_ON_RESTORED=0
+TK_PIDS=()		# PIDs of the tapkit commands we ran (their sessions' names)
+
+log() { printf '%s\n' "$*" >&2; }
+vlog() { [ "$VERBOSE" -gt 0 ] && printf '%s\n' "$*" >&2; return 0; }
+now_us() { local t=${EPOCHREALTIME/./}; printf '%s' "$t"; }
+
+have() { command -v "$1" >/dev/null 2>&1; }
+
+# ---- set-up and teardown ---------------------------------------------------
+
+bench_build() {
+	local src out flags
+	mkdir -p "$BB"
+	for src in "$BENCH_DIR"/*.c; do
+		out=$BB/$(basename "$src" .c)
+		[ -x "$out" ] && [ "$out" -nt "$src" ] && continue
+		flags=""
+		case $src in
+		*/ftring.c) flags=$(pkg-config --cflags --libs libtraceevent 2>/dev/null) ;;
+		esac
+		# shellcheck disable=SC2086
+		if ! cc -O2 -g -Wall -Wextra -o "$out" "$src" $flags; then
+			log "bench: cannot build $(basename "$src") (skipping what needs it)"
+			rm -f "$out"
+		fi
+	done
+	[ -x "$BB/getppid_loop" ] && [ -x "$BB/tkrun" ] ||
+		{ log "bench: cannot build the workload or the runner"; exit 1; }
+}
+
+bench_init() {
+	if [ "$(id -u)" != 0 ]; then
+		log "bench: run as root (tracing needs it)"
+		exit 1
+	fi
+	if [ ! -x "$BIN/syscount" ] || [ ! -x "$BIN/tpoint" ]; then
+		log "bench: tapkit is not built: building it (make)"
+		make -C "$ROOT" --no-print-directory -s all >&2 || exit 1
+	fi
+	bench_build
+	TMP=$(mktemp -d /tmp/tapkit-bench.XXXXXX)
+	RESULTS=$TMP/results.tsv
+	: > "$RESULTS"
+	TRACING_ON0=$(cat "$TRACEFS/tracing_on" 2>/dev/null || echo "")
+	trap bench_cleanup EXIT
+	trap 'log "bench: interrupted"; exit 130' INT TERM
+	# A peer wrapper (perf-tools) raises the fd limit itself when it can.
+	ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+}
+
+restore_tracing_on() {
+	local cur
+	[ -n "$TRACING_ON0" ] || return 0
+	cur=$(cat "$TRACEFS/tracing_on" 2>/dev/null || echo "")
+	if [ -n "$cur" ] && [ "$cur" != "$TRACING_ON0" ]; then
+		echo "$TRACING_ON0" > "$TRACEFS/tracing_on"
+		TRACING_ON_RESTORED=$((TRACING_ON_RESTORED + 1))
+		vlog "  tracing_on was $cur after the run: restored to $TRACING_ON0"
+	fi
+}
+
+bench_cleanup() {
+	local rc=$?
+	trap - EXIT INT TERM
+	if [ -n "$TR_PID" ] && kill -0 "$TR_PID" 2>/dev/null; then
+		kill -TERM "$TR_PID" 2>/dev/null
+		wait_pid "$TR_PID" 20 || { [ -n "$TR_CHILD" ] && kill -KILL -- "-$TR_CHILD" 2>/dev/null; kill -KILL "$TR_PID" 2>/dev/null; }
+	fi
+	[ -n "$WL_PID" ] && kill "$WL_PID" 2>/dev/null
+	[ -n "$SPIN_PID" ] && kill "$SPIN_PID" 2>/dev/null
+	wait 2>/dev/null
+	restore_tracing_on
+	[ -n "$TMP" ] && rm -rf "$TMP"
+	exit "$rc"
+}
+
+# wait_pid PID SECS: wait for our child PID to exit, at most SECS.
+wait_pid() {
+	local pid=$1 limit=$2 t0
+	t0=$(now_us)
+	while kill -0 "$pid" 2>/dev/null; do
+		if [ $(( ($(now_us) - t0) / 1000000 )) -ge "$limit" ]; then
+			return 1
+		fi
+		sleep 0.02
+	done
+	wait "$pid" 2>/dev/null
+	return 0
+}
+
+# ---- the workload ----------------------------------------------------------
+
+WL_SEQ=0
+# wl_start N: start the workload blocked; WL_PID.
+wl_start() {
+	WL_SEQ=$((WL_SEQ + 1))
+	WL_FIFO=$TMP/go.$WL_SEQ
+	WL_OUT=$TMP/wl.$WL_SEQ
+	mkfifo "$WL_FIFO"
+	"$BB/getppid_loop" -w "$1" 0<>"$WL_FIFO" > "$WL_OUT" &
+	WL_PID=$!
+	WL_LAST=$WL_PID
+}
+
+# wl_go: release the loop.  wl_finish: wait for it; WL_NS = loop time.
+wl_go() { printf x > "$WL_FIFO"; }
+wl_finish() {
+	wait "$WL_PID"
+	WL_NS=$(cat "$WL_OUT" 2>/dev/null)
+	rm -f "$WL_FIFO" "$WL_OUT"
+	WL_PID=""
+	[ -n "$WL_NS" ]
+}
+
+# run_untraced N: one untraced run; WL_NS.
+run_untraced() {
+	wl_start "$1"
+	wl_go
+	wl_finish
+}
+
+# ---- tracers ---------------------------------------------------------------
+
+# tr_start ID READY CMD...: start a tracer under tkrun; READY is
+#   file         tapkit's $TAPKIT_READY_FILE
+#   exec:COMM    a process named COMM runs in the tracer's group (the command
+#                perf stat starts once its counters are open and enabled)
+#   out:REGEX    REGEX appears on the tracer's stdout
+#   enable:EVENT the top-level EVENT (sys/name) is enabled and tracing_on is 1
+# Sets TR_PID, TR_CHILD, TR_OUT, TR_ERR, TR_READY_MS ("~" when polled).
+# Returns 1 (tracer stopped) if it never became ready.
+tr_start() {
+	local id=$1 ready=$2 t0 t1 ok=0 cur
+	shift 2
+	TR_OUT=$TMP/$id.out
+	TR_ERR=$TMP/$id.err
+	TR_STATS=$TMP/$id.stats
+	TR_READYF=$TMP/$id.ready
+	TR_READY_MS=""
+	rm -f "$TR_STATS" "$TR_STATS.pid" "$TR_READYF"
+	t0=$(now_us)
+	TAPKIT_READY_FILE=$TR_READYF "$BB/tkrun" -s "$TR_STATS" -r "$TR_READYF" -- "$@" \
+		> "$TR_OUT" 2> "$TR_ERR" &
+	TR_PID=$!
+	TR_CHILD=""
+	while :; do
+		if ! kill -0 "$TR_PID" 2>/dev/null; then
+			break
+		fi
+		[ -z "$TR_CHILD" ] && [ -s "$TR_STATS.pid" ] && TR_CHILD=$(cat "$TR_STATS.pid")
+		case $ready in
+		file)
+			[ -e "$TR_READYF" ] && ok=1 ;;
+		exec:*)
+			[ -n "$TR_CHILD" ] && pgrep -g "$TR_CHILD" -x "${ready#exec:}" >/dev/null && ok=1 ;;
+		out:*)
+			grep -qE "${ready#out:}" "$TR_OUT" 2>/dev/null && ok=1 ;;
+		enable:*)
+			cur=$(cat "$TRACEFS/events/${ready#enable:}/enable" 2>/dev/null)
+			[ "$cur" = 1 ] && [ "$(cat "$TRACEFS/tracing_on")" = 1 ] && ok=1 ;;
+		esac
+		[ $ok = 1 ] && break
+		if [ $(( ($(now_us) - t0) / 1000000 )) -ge "$READY_TIMEOUT" ]; then
+			break
+		fi
+		sleep 0.005
+	done
+	t1=$(now_us)
+	if [ $ok != 1 ]; then
+		log "  $id: not ready (exited or ${READY_TIMEOUT}s): $(head -c 300 "$TR_ERR" | tr '\n' ' ')"
+		tr_stop >/dev/null
+		return 1
+	fi
+	TR_READY_MS="~$(( (t1 - t0) / 1000 ))"
+	[ "$ready" = file ] || sleep "$SETTLE"
+	return 0
+}
+
+# tr_stop: SIGINT (through tkrun, to the tracer's group), wait, read stats:
+# S_pid S_ready_ns S_first_ns S_stop_ns S_wall_ns S_user_us S_sys_us
+# S_maxrss_kb S_status.  Returns 1 when it had to be killed.
+tr_stop() {
+	local k v rc=0
+	kill -INT "$TR_PID" 2>/dev/null
+	if ! wait_pid "$TR_PID" "$STOP_TIMEOUT"; then
+		log "  tracer did not exit ${STOP_TIMEOUT}s after SIGINT: SIGTERM"
+		kill -TERM "$TR_PID" 2>/dev/null
+		if ! wait_pid "$TR_PID" 30; then
+			[ -n "$TR_CHILD" ] && kill -KILL -- "-$TR_CHILD" 2>/dev/null
+			kill -KILL "$TR_PID" 2>/dev/null
+			wait "$TR_PID" 2>/dev/null
+		fi
+		rc=1
+	fi
+	TR_PID=""
+	S_pid="" S_ready_ns=-1 S_first_ns=-1 S_stop_ns=-1 S_wall_ns=-1
+	S_user_us=0 S_sys_us=0 S_maxrss_kb=0 S_status=-1
+	if [ -f "$TR_STATS" ]; then
+		while IFS='=' read -r k v; do
+			case $k in
+			pid|ready_ns|first_ns|stop_ns|wall_ns|user_us|sys_us|maxrss_kb|status)
+				printf -v "S_$k" '%s' "$v" ;;
+			esac
+		done < "$TR_STATS"
+	fi
+	return $rc
+}
+
+# ---- cross-checks ------------------------------------------------------------
+
+# Tracers running on this machine that are not ours (other sessions' tests):
+# they share the CPUs and the kernel's tracing locks, so pairs run beside them
+# are counted as noisy.
+foreign_tracers() {
+	local pid pgid comm n=0
+	while read -r pid pgid comm; do
+		case $comm in
+		syscount|tpoint|execsnoop|killsnoop|opensnoop|funccount|tapkit|tracetop|perf|bpftrace|trace-cmd|syscount-perf) ;;
+		*) continue ;;
+		esac
+		[ -n "$TR_CHILD" ] && [ "$pgid" = "$TR_CHILD" ] && continue
+		n=$((n + 1))
+	done < <(ps -eo pid=,pgid=,comm=)
+	echo "$n"
+}
+
+# tapkit_lost FILE: the "N events lost" tapkit reports on stderr, else 0.
+tapkit_lost() {
+	local n
+	n=$(grep -oE '[0-9]+ events lost' "$1" 2>/dev/null | head -1 | cut -d' ' -f1)
+	echo "${n:-0}"
+}
+
+# leftovers: instances and dynamic events of the tapkit sessions we ran
+# (tapkit_<pid>_*), and of ours (tkbench_*).
+leftovers() {
+	local pid found=""
+	for pid in "${TK_PIDS[@]}"; do
+		for d in "$TRACEFS"/instances/tapkit_"${pid}"_*; do
+			[ -e "$d" ] && found="$found instance:$(basename "$d")"
+		done
+		if grep -q "tapkit_${pid}_" "$TRACEFS/dynamic_events" 2>/dev/null; then
+			found="$found dynamic_events:tapkit_${pid}_*"
+		fi
+	done
+	for d in "$TRACEFS"/instances/tkbench_*; do
+		[ -e "$d" ] && found="$found instance:$(basename "$d")"
+	done
+	echo "${found# }"
+}
+
+# Other tapkit sessions' instances whose owner is dead (not ours: reported,
+# never touched).
+foreign_stale() {
+	local d name pid out=""
+	for d in "$TRACEFS"/instances/tapkit_*; do
+		[ -e "$d" ] || continue
+		name=$(basename "$d")
+		pid=${name#tapkit_}
+		pid=${pid%%_*}
+		kill -0 "$pid" 2>/dev/null || out="$out $name"
+	done
+	echo "${out# }"
+}
+
+# ---- the pair loop -------------------------------------------------------------
+
+# Each configuration ID provides:
+#   cfg_ID_label            one line
+#   cfg_ID_check            return 0 when it can run, else print why not
+#   cfg_ID_start            tr_start ... (WL_PID and N are set)
+#   cfg_ID_parse            after tr_stop: set P_COUNT P_EXPECT P_LOST
+#                           ("-" where the tool has no such figure)
+#   cfg_ID_tapkit (opt.)    present for tapkit commands
+# run_pairs "ID ID ...": R rounds of (untraced, traced) per ID; one line per
+# traced run in $RESULTS:
+#   id round untraced_ns traced_ns cpu_us maxrss_kb ready_ms stop_ms lost count expect noisy status
+RUNNABLE=()
+run_pairs() {
+	local ids="$1" id r why u t fa fb ready stop
+	RUNNABLE=()
+	for id in $ids; do
+		if [ -n "$ONLY" ] && ! [[ ",$ONLY," == *",$id,"* ]]; then
+			continue
+		fi
+		if why=$("cfg_${id}_check"); then
+			RUNNABLE+=("$id")
+		else
+			log "skip: $("cfg_${id}_label"): $why"
+			echo "$id	skip	$why" >> "$TMP/skipped"
+		fi
+	done
+	for r in $(seq 1 "$R"); do
+		for id in "${RUNNABLE[@]}"; do
+			fa=$(foreign_tracers)
+			if ! run_untraced "$N"; then
+				log "  $id round $r: untraced run failed"
+				continue
+			fi
+			u=$WL_NS
+			wl_start "$N"
+			if ! "cfg_${id}_start"; then
+				kill "$WL_PID" 2>/dev/null
+				wait "$WL_PID" 2>/dev/null
+				WL_PID=""
+				continue
+			fi
+			declare -F "cfg_${id}_tapkit" >/dev/null && TK_PIDS+=("$TR_CHILD")
+			fb=$(foreign_tracers)
+			wl_go
+			wl_finish || { log "  $id round $r: workload failed"; tr_stop; continue; }
+			t=$WL_NS
+			tr_stop
+			P_COUNT="-" P_EXPECT="-" P_LOST="-"
+			"cfg_${id}_parse"
+			restore_tracing_on
+			if [ "$S_ready_ns" -gt 0 ] 2>/dev/null; then
+				ready=$(awk -v v="$S_ready_ns" 'BEGIN { printf "%.1f", v / 1e6 }')
+			else
+				ready=$TR_READY_MS
+			fi
+			stop=$(awk -v v="$S_stop_ns" 'BEGIN { printf "%.0f", v / 1e6 }')
+			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+				"$id" "$r" "$u" "$t" $((S_user_us + S_sys_us)) "$S_maxrss_kb" \
+				"$ready" "$stop" "$P_LOST" "$P_COUNT" "$P_EXPECT" \
+				$(( fa + fb > 0 ? 1 : 0 )) "$S_status" >> "$RESULTS"
+			log "$(printf '  round %d/%d %-8s untraced %6.1f  traced %7.1f ns/call  cpu %5.2fs  ready %s ms  stop %s ms  lost %s  count %s%s' \
+				"$r" "$R" "$id" "$(awk -v v="$u" -v n="$N" 'BEGIN{print v/n}')" \
+				"$(awk -v v="$t" -v n="$N" 'BEGIN{print v/n}')" \
+				"$(awk -v v=$((S_user_us + S_sys_us)) 'BEGIN{print v/1e6}')" \
+				"$ready" "$stop" "$P_LOST" "$P_COUNT" \
+				"$([ $((fa + fb)) -gt 0 ] && echo "  (other tracers running: $((fa + fb)))")")"
+		done
+	done
+}
+
+# summary ID: medians over the pairs of ID, as shell assignments:
+# M_u M_t M_added M_ratio M_cpu M_cpuev M_rss M_ready M_stop M_lost M_lostruns
+# M_check M_noisy M_pairs
+summary() {
+	awk -F'\t' -v id="$1" -v n="$N" '
+	function med(a, k,   i, j, t) {
+		for (i = 2; i <= k; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j+1] = a[j]; a[j+1] = t }
+		return k % 2 ? a[(k+1)/2] : (a[k/2] + a[k/2+1]) / 2
+	}
+	$1 == id {
+		k++
+		u[k] = $3 / n; t[k] = $4 / n; ad[k] = ($4 - $3) / n; ra[k] = $4 / $3
+		cpu[k] = $5 / 1e6; cpuev[k] = $5 * 1000 / n
+		if ($6 > rss) rss = $6
+		rd = $7; sub(/^~/, "", rd); if (rd != "") { kr++; ready[kr] = rd + 0 }; if ($7 ~ /^~/) approx = 1
+		st[k] = $8
+		if ($9 != "-") { haslost = 1; lost += $9; if ($9 > 0) lostruns++ }
+		if ($10 != "-" && $11 != "-") {
+			hascheck = 1; d = $10 - $11
+			if (d == 0) okc++; else bad = bad (bad == "" ? "" : ",") (d > 0 ? "+" d : d)
+		}
+		noisy += $12
+	}
+	END {
+		if (!k) { print "M_pairs=0"; exit }
+		printf "M_pairs=%d\n", k
+		printf "M_u=%.1f\nM_t=%.1f\nM_added=%.1f\nM_ratio=%.2f\n", med(u, k), med(t, k), med(ad, k), med(ra, k)
+		printf "M_cpu=%.2f\nM_cpuev=%.0f\nM_rss=%.1f\nM_stop=%.0f\n", med(cpu, k), med(cpuev, k), rss / 1024, med(st, k)
+		printf "M_ready=%s\n", kr ? (approx ? "~" : "") sprintf("%.1f", med(ready, kr)) : "-"
+		printf "M_lost=%s\nM_lostruns=%d\n", haslost ? lost : "-", lostruns
+		if (!hascheck) printf "M_check=-\n"
+		else if (okc == k) printf "M_check=ok\n"
+		else printf "M_check=\"%d/%d ok; off by %s\"\n", okc, k, bad
+		printf "M_noisy=%d\n", noisy
+	}' "$RESULTS"
+}
+
+# load_summary ID: evaluate summary ID into M_* variables.
+load_summary() {
+	M_pairs=0 M_u=- M_t=- M_added=- M_ratio=- M_cpu=- M_cpuev=- M_rss=- M_stop=-
+	M_ready=- M_lost=- M_lostruns=0 M_check=- M_noisy=0
+	eval "$(summary "$1")"
+}
+
+# print_table "ID ...": the results table for those IDs (run ones only).
+print_table() {
+	local id
+	printf '%-46s %8s %8s %8s %6s %8s %8s %7s %9s %8s %9s %s\n' \
+		"tracer (same workload)" "untraced" "traced" "added" "ratio" "CPU s" "CPU/ev" \
+		"RSS MiB" "ready ms" "stop ms" "lost" "count check"
+	printf '%-46s %8s %8s %8s %6s %8s %8s %7s %9s %8s %9s %s\n' \
+		"" "ns/call" "ns/call" "ns/call" "x" "tracer" "ns" "peak" "median" "median" "total" ""
+	for id in $1; do
+		load_summary "$id"
+		[ "$M_pairs" -gt 0 ] || continue
+		printf '%-46s %8s %8s %8s %6s %8s %8s %7s %9s %8s %9s %s\n' \
+			"$("cfg_${id}_label")" "$M_u" "$M_t" "+$M_added" "$M_ratio" "$M_cpu" \
+			"$M_cpuev" "$M_rss" "$M_ready" "$M_stop" "$M_lost" "$M_check"
+	done
+}
+
+# noisy_note "ID ...": how many pairs ran beside other sessions' tracers.
+noisy_note() {
+	local id total=0 noisy=0
+	for id in $1; do
+		load_summary "$id"
+		total=$((total + M_pairs))
+		noisy=$((noisy + M_noisy))
+	done
+	echo "$noisy of $total traced runs overlapped tracers of other sessions on this machine (shared CPUs and tracing locks)."
+}
+
+# f_le A B: true when A <= B (floats).
+f_le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; }
+f_lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
+f_mul() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a * b }'; }
+
+# target "what" PASS|MISS|SKIP "numbers"
+target() { printf '%-4s  %s: %s\n' "$2" "$1" "$3"; }
+
+bench_header() {
+	echo "# $1"
+	echo "# $(date -u '+%Y-%m-%d %H:%M UTC') on $(uname -r), $(nproc) CPUs; N=$N getppid() calls, R=$R pairs, medians"
+	echo "# tapkit $(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo '?')"
+}
+
+print_skipped() {
+	[ -s "$TMP/skipped" ] || return 0
+	echo
+	echo "Skipped:"
+	while IFS=$'\t' read -r id _ why; do
+		printf '  %s: %s\n' "$("cfg_${id}_label")" "$why"
+	done < "$TMP/skipped"
+}
+
+print_leftovers() {
+	local l f
+	echo
+	l=$(leftovers)
+	if [ -z "$l" ]; then
+		echo "Leftovers in tracefs from our runs: none (instances, dynamic_events checked for ${#TK_PIDS[@]} tapkit sessions)"
+	else
+		echo "Leftovers in tracefs from our runs: $l"
+	fi
+	f=$(foreign_stale)
+	[ -n "$f" ] && echo "Instances of other, dead tapkit sessions (not ours, left alone): $f"
+	if [ "$TRACING_ON_RESTORED" -gt 0 ]; then
+		echo "tracing_on was changed by a peer $TRACING_ON_RESTORED time(s) and restored to $TRACING_ON0"
+	fi
+	return 0
+}
+
+parse_common_opts() {
+	local opt
+	while getopts "n:r:t:s:vh" opt; do
+		case $opt in
+		n) N=$OPTARG ;;
+		r) R=$OPTARG ;;
+		t) ONLY=$OPTARG ;;
+		s) SETTLE=$OPTARG ;;
+		v) VERBOSE=1 ;;
+		h) usage; exit 0 ;;
+		*) usage >&2; exit 2 ;;
+		esac
+	done
+	case $N in ''|*[!0-9]*) log "bench: -n needs a number"; exit 2 ;; esac
+	case $R in ''|*[!0-9]*|0) log "bench: -r needs a number > 0"; exit 2 ;; esac
+}

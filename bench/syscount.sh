@@ -1,0 +1,245 @@
+#!/bin/bash
+# bench/syscount.sh: what syscount costs the traced program, against its peers
+# on the same workload, and whether it meets the targets (bench/README.md).
+#
+# Method in bench/lib.sh.  Tracers: syscount (perf counting mode),
+# syscount -P (a record per syscall from our instance's ring, aggregated in
+# userspace), perf stat, perf-tools' syscount-perf -c, bpftrace, trace-cmd
+# record.  Peers that are not installed are skipped with a note.
+# The targets are printed as PASS/MISS lines; they never fail the script.
+
+usage() {
+	cat <<-EOF
+	Measure syscount and syscount -P against their peers on a getppid() loop.
+
+	USAGE: bench/syscount.sh [-n N] [-r R] [-t IDS] [-s SECS] [-v]
+
+	  -n N     getppid() calls per run (default 3000000)
+	  -r R     traced/untraced pairs per tracer (default 5)
+	  -t IDS   only these tracers (comma list of: sc,scP,perf,scperf,bpf,tcmd)
+	  -s SECS  settle time after a peer looks ready (default 0.3)
+	  -v       more detail on stderr
+	  -h       this help
+
+	Run as root after 'make && make tests-build'.  Progress goes to stderr,
+	the tables to stdout.
+	EOF
+}
+
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+parse_common_opts "$@"
+bench_init
+
+# ---- the tracers -----------------------------------------------------------
+
+cfg_sc_label() { echo "syscount (perf counting mode)"; }
+cfg_sc_check() { [ -x "$BIN/syscount" ] || { echo "build/bin/syscount missing"; return 1; }; }
+cfg_sc_tapkit() { :; }
+cfg_sc_start() { tr_start sc file "$BIN/syscount"; }
+cfg_sc_parse() {
+	P_COUNT=$(awk '$1 == "getppid" { print $2; exit }' "$TR_OUT")
+	P_COUNT=${P_COUNT:--1}
+	P_EXPECT=$N
+	P_LOST=$(tapkit_lost "$TR_ERR")
+}
+
+cfg_scP_label() { echo "syscount -P (ring records, userspace agg.)"; }
+cfg_scP_check() { cfg_sc_check; }
+cfg_scP_tapkit() { :; }
+cfg_scP_start() { tr_start scP file "$BIN/syscount" -P; }
+cfg_scP_parse() {
+	# the workload's row: N getppid + write + exit_group after the release
+	P_COUNT=$(awk -v p="$WL_LAST" '$1 == p { print $NF; exit }' "$TR_OUT")
+	P_COUNT=${P_COUNT:--1}
+	P_EXPECT=$((N + 2))
+	P_LOST=$(tapkit_lost "$TR_ERR")
+}
+
+cfg_perf_label() { echo "perf stat -e sys_enter_getppid -a"; }
+cfg_perf_check() { have perf || { echo "perf not installed (apt-get install linux-perf)"; return 1; }; }
+cfg_perf_start() {
+	tr_start perf exec:sleep perf stat -x, -e syscalls:sys_enter_getppid -a -- sleep 1000000
+}
+cfg_perf_parse() {
+	P_COUNT=$(awk -F, '$3 ~ /sys_enter_getppid/ { print $1; exit }' "$TR_ERR")
+	P_COUNT=${P_COUNT:--1}
+	P_EXPECT=$N
+}
+
+cfg_scperf_label() { echo "perf-tools syscount-perf -c (perf stat)"; }
+cfg_scperf_check() {
+	have syscount-perf || { echo "perf-tools' syscount-perf not installed (apt-get install perf-tools-unstable)"; return 1; }
+	have perf || { echo "perf not installed"; return 1; }
+}
+cfg_scperf_start() { tr_start scperf exec:sleep syscount-perf -c; }
+cfg_scperf_parse() {
+	P_COUNT=$(awk '$1 == "getppid" { print $2; exit }' "$TR_OUT")
+	P_COUNT=${P_COUNT:--1}
+	P_EXPECT=$N
+}
+
+BPF_PROG='BEGIN { printf("READY\n"); } tracepoint:raw_syscalls:sys_enter { @[comm] = count(); }'
+cfg_bpf_label() { echo "bpftrace raw_syscalls @[comm] = count()"; }
+cfg_bpf_check() { have bpftrace || { echo "bpftrace not installed (apt-get install bpftrace)"; return 1; }; }
+cfg_bpf_start() { tr_start bpf out:READY bpftrace -e "$BPF_PROG"; }
+cfg_bpf_parse() {
+	P_COUNT=$(awk '$1 == "@[getppid_loop]:" { print $2; exit }' "$TR_OUT")
+	P_COUNT=${P_COUNT:--1}
+	P_EXPECT=$((N + 2))
+	P_LOST=$(grep -oiE 'lost [0-9]+ events' "$TR_OUT" "$TR_ERR" | awk '{ s += $2 } END { print s + 0 }')
+}
+
+# trace-cmd 3.1.6 needs -d (no function tracer) and --no-filter on this
+# kernel (PERF.md), exits 1 at the end (cannot reset set_ftrace_filter) and
+# leaves tracing_on at 0, which lib.sh restores after every run.
+cfg_tcmd_label() { echo "trace-cmd record -e raw_syscalls:sys_enter"; }
+cfg_tcmd_check() { have trace-cmd || { echo "trace-cmd not installed (apt-get install trace-cmd)"; return 1; }; }
+cfg_tcmd_start() {
+	rm -f "$TMP/tc.dat"*
+	tr_start tcmd enable:raw_syscalls/sys_enter \
+		trace-cmd record -d --no-filter -e raw_syscalls:sys_enter -o "$TMP/tc.dat"
+}
+cfg_tcmd_parse() {
+	local st
+	# its own "CPU n: N events lost" lines, and what it left unread
+	st=$(trace-cmd report --stat -i "$TMP/tc.dat" 2>/dev/null)
+	P_LOST=$(awk '/^overrun:/ { s += $2 } /^dropped events:/ { s += $3 } END { print s + 0 }' <<< "$st")
+	TC_UNREAD=$(awk '/^entries:/ { s += $2 } END { print s + 0 }' <<< "$st")
+	echo "$TC_UNREAD" >> "$TMP/tc.unread"
+	rm -f "$TMP/tc.dat"*
+}
+
+IDS="sc scP perf scperf bpf tcmd"
+
+log "bench/syscount.sh: N=$N, R=$R pairs per tracer; results in $TMP until the end"
+run_pairs "$IDS"
+
+# ---- start-up: launch to the first event handled ----------------------------
+
+# tpoint -j on the getppid tracepoint with a workload already spinning: time
+# from the launch to the first line on tpoint's stdout (tkrun -f), i.e. set-up,
+# the first record, its decoding and output.  bpftrace for comparison.
+first_event() {
+	local id=$1 i v out
+	shift
+	: > "$TMP/first.$id"
+	for i in $(seq 1 "$R"); do
+		rm -f "$TMP/first.stats"
+		"$BB/tkrun" -f -s "$TMP/first.stats" -- "$@" > "$TMP/first.out" 2> "$TMP/first.err" &
+		TR_PID=$!
+		TR_CHILD=""
+		# stop at the first line (or after READY_TIMEOUT)
+		local t0
+		t0=$(now_us)
+		while kill -0 "$TR_PID" 2>/dev/null && [ ! -s "$TMP/first.out" ]; do
+			[ $(( ($(now_us) - t0) / 1000000 )) -ge "$READY_TIMEOUT" ] && break
+			sleep 0.005
+		done
+		[ -s "$TMP/first.stats.pid" ] && TR_CHILD=$(cat "$TMP/first.stats.pid")
+		[ "$id" = tpj ] && TK_PIDS+=("$TR_CHILD")
+		TR_STATS=$TMP/first.stats
+		tr_stop
+		if [ "$S_first_ns" -gt 0 ] 2>/dev/null; then
+			v=$(awk -v v="$S_first_ns" 'BEGIN { printf "%.1f", v / 1e6 }')
+			echo "$v" >> "$TMP/first.$id"
+		else
+			log "  first event ($id) run $i: no output: $(head -c 200 "$TMP/first.err")"
+		fi
+	done
+	out=$(sort -g "$TMP/first.$id" | awk '{ a[NR] = $1 } END { if (!NR) print "- -"; else printf "%s %s\n", (NR % 2 ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2), a[1] }')
+	echo "$out"
+}
+
+log "start-up: launch to first event, $R runs each, workload spinning"
+"$BB/getppid_loop" spin > /dev/null &
+SPIN_PID=$!
+FIRST_TPJ=$(first_event tpj "$BIN/tpoint" -j syscalls:sys_enter_getppid)
+FIRST_BPF="- -"
+if have bpftrace; then
+	FIRST_BPF=$(first_event bpf bpftrace -q -e 'tracepoint:syscalls:sys_enter_getppid { printf("%d\n", pid); exit(); }')
+fi
+kill "$SPIN_PID" 2>/dev/null
+wait "$SPIN_PID" 2>/dev/null
+SPIN_PID=""
+
+# ---- report ---------------------------------------------------------------------
+
+echo
+bench_header "bench/syscount.sh: syscount vs peers"
+echo
+print_table "$IDS"
+echo
+echo "untraced/traced: the workload's own loop time per call; added and ratio are"
+echo "medians of the per-pair differences and quotients.  CPU: user+sys of the"
+echo "tracer process tree over its whole run (start-up and teardown included);"
+echo "CPU/ev = that over N.  ready: launch to TAPKIT_READY_FILE for tapkit (inotify);"
+echo "~ = peers, polled (perf: its command started; bpftrace: BEGIN printed;"
+echo "trace-cmd: event and tracing_on enabled).  stop: SIGINT to exit."
+echo "count check: syscount's getppid row = N; syscount -P's and bpftrace's row for"
+echo "the workload = N+2 (its write and exit_group after the release); perf = N."
+if [ -s "$TMP/tc.unread" ]; then
+	echo "trace-cmd left $(sort -g "$TMP/tc.unread" | tr '\n' ' ')records unread in the kernel ring at its end (per run; its own stats)."
+fi
+noisy_note "$IDS"
+print_skipped
+
+echo
+echo "Start-up (median of $R; min), launch = fork of the tool:"
+load_summary sc;  SC_READY=$M_ready SC_STOP=$M_stop SC_RSS=$M_rss SC_LOST=$M_lost SC_CHECK=$M_check SC_ADDED=$M_added SC_PAIRS=$M_pairs
+load_summary scP; SCP_READY=$M_ready SCP_STOP=$M_stop SCP_RSS=$M_rss SCP_LOST=$M_lost SCP_CHECK=$M_check SCP_ADDED=$M_added SCP_PAIRS=$M_pairs
+min_ready() { awk -F'\t' -v id="$1" '$1 == id && $7 != "" { v = $7; sub(/^~/, "", v); if (m == "" || v + 0 < m) m = v + 0 } END { print (m == "" ? "-" : m) }' "$RESULTS"; }
+printf '  %-52s %8s ms (min %s)\n' "syscount: launch to ready" "$SC_READY" "$(min_ready sc)"
+printf '  %-52s %8s ms (min %s)\n' "syscount -P: launch to ready" "$SCP_READY" "$(min_ready scP)"
+read -r FT_MED FT_MIN <<< "$FIRST_TPJ"
+printf '  %-52s %8s ms (min %s)\n' "tpoint -j sys_enter_getppid: launch to first event" "$FT_MED" "$FT_MIN"
+read -r FB_MED FB_MIN <<< "$FIRST_BPF"
+have bpftrace && printf '  %-52s %8s ms (min %s)\n' "bpftrace printf on sys_enter_getppid: to first event" "$FB_MED" "$FB_MIN"
+printf '  %-52s %8s ms\n' "syscount: SIGINT to exit" "$SC_STOP"
+printf '  %-52s %8s ms\n' "syscount -P: SIGINT to exit" "$SCP_STOP"
+
+# ---- targets -------------------------------------------------------------------
+
+echo
+echo "Targets (from the medians above):"
+load_summary perf; PERF_ADDED=$M_added PERF_PAIRS=$M_pairs
+load_summary tcmd; TC_ADDED=$M_added TC_PAIRS=$M_pairs
+load_summary bpf;  BPF_ADDED=$M_added BPF_PAIRS=$M_pairs
+
+if [ "$SC_PAIRS" -gt 0 ] && [ "$PERF_PAIRS" -gt 0 ]; then
+	lim=$(f_mul "$PERF_ADDED" 1.05)
+	f_le "$SC_ADDED" "$lim" && v=PASS || v=MISS
+	target "syscount added cost <= 1.05 x perf stat's" "$v" "+$SC_ADDED ns vs limit $lim ns (perf stat +$PERF_ADDED ns)"
+else
+	target "syscount added cost <= 1.05 x perf stat's" SKIP "needs syscount and perf stat runs"
+fi
+if [ "$SCP_PAIRS" -gt 0 ] && [ "$TC_PAIRS" -gt 0 ]; then
+	lim=$(f_mul "$TC_ADDED" 1.1)
+	f_le "$SCP_ADDED" "$lim" && v=PASS || v=MISS
+	target "syscount -P added cost <= 1.1 x trace-cmd record's" "$v" "+$SCP_ADDED ns vs limit $lim ns (trace-cmd +$TC_ADDED ns)"
+else
+	target "syscount -P added cost <= 1.1 x trace-cmd record's" SKIP "needs syscount -P and trace-cmd runs"
+fi
+if [ "$SCP_PAIRS" -gt 0 ] && [ "$BPF_PAIRS" -gt 0 ]; then
+	f_lt "$SCP_ADDED" "$BPF_ADDED" && v=PASS || v=MISS
+	target "syscount -P added cost below bpftrace's" "$v" "+$SCP_ADDED ns vs bpftrace +$BPF_ADDED ns"
+else
+	target "syscount -P added cost below bpftrace's" SKIP "needs syscount -P and bpftrace runs"
+fi
+if [ "$SC_PAIRS" -gt 0 ] || [ "$SCP_PAIRS" -gt 0 ]; then
+	v=PASS
+	case $SC_LOST in 0|-) ;; *) v=MISS ;; esac
+	case $SCP_LOST in 0|-) ;; *) v=MISS ;; esac
+	target "zero lost events" "$v" "syscount $SC_LOST, syscount -P $SCP_LOST (all runs)"
+	[ "$SC_CHECK" = ok ] && [ "$SCP_CHECK" = ok ] && v=PASS || v=MISS
+	target "exact counts" "$v" "syscount getppid = N: $SC_CHECK; syscount -P workload row = N+2: $SCP_CHECK"
+	f_lt "$SC_RSS" 10 && f_lt "$SCP_RSS" 10 && v=PASS || v=MISS
+	target "peak RSS under 10 MiB" "$v" "syscount $SC_RSS MiB, syscount -P $SCP_RSS MiB"
+	f_lt "${SC_READY#\~}" 15 && f_lt "${SCP_READY#\~}" 15 && v=PASS || v=MISS
+	target "launch to ready under 15 ms" "$v" "syscount $SC_READY ms, syscount -P $SCP_READY ms (medians)"
+	[ "$FT_MED" != - ] && f_lt "$FT_MED" 15 && v=PASS || v=MISS
+	target "launch to first event under 15 ms" "$v" "tpoint -j $FT_MED ms (median)"
+fi
+
+print_leftovers

@@ -1,0 +1,98 @@
+# Shared helpers of the live suites (bats).  They run as root against the
+# real tracing filesystem, start the command under test in the background,
+# wait until it says tracing is live (TAPKIT_READY_FILE), make a workload,
+# stop it with a signal and look at the output.
+
+TRACEFS=/sys/kernel/tracing
+
+require_root() {
+	[ "$(id -u)" = 0 ] || skip "requires: root"
+}
+
+require_tracefs_file() {
+	[ -e "$TRACEFS/$1" ] || skip "requires: $1"
+}
+
+# start_tool CMD ARGS...: run in the background; $TOOL_PID, $OUT, $ERR
+start_tool() {
+	OUT=$BATS_TEST_TMPDIR/out ERR=$BATS_TEST_TMPDIR/err
+	local ready=$BATS_TEST_TMPDIR/ready.$RANDOM
+	TAPKIT_READY_FILE=$ready "$@" >"$OUT" 2>"$ERR" &
+	TOOL_PID=$!
+	local i
+	for i in $(seq 1 200); do
+		[ -e "$ready" ] && return 0
+		if ! kill -0 "$TOOL_PID" 2>/dev/null; then
+			wait "$TOOL_PID"
+			echo "# $1 exited with status $? before tracing started:" >&2
+			sed 's/^/# /' "$ERR" >&2
+			return 1
+		fi
+		sleep 0.05
+	done
+	echo "# $1 did not become ready in 10 s" >&2
+	return 1
+}
+
+# stop_tool [SIG]: signal the tool (INT by default) and wait; $TOOL_RC
+stop_tool() {
+	kill -"${1:-INT}" "$TOOL_PID" 2>/dev/null
+	wait_tool
+}
+
+# wait_tool: wait for the tool to end by itself (at most 20 s); $TOOL_RC
+wait_tool() {
+	local i
+	for i in $(seq 1 400); do
+		kill -0 "$TOOL_PID" 2>/dev/null || break
+		sleep 0.05
+	done
+	if kill -0 "$TOOL_PID" 2>/dev/null; then
+		echo "# tool $TOOL_PID still running after 20 s: killing it" >&2
+		kill -KILL "$TOOL_PID"
+	fi
+	wait "$TOOL_PID"
+	TOOL_RC=$?
+}
+
+# Give the tool a moment to read what the workload produced.
+settle() {
+	sleep "${1:-0.3}"
+}
+
+# Nothing of session $1 (a PID) remains: instance or dynamic event group.
+assert_clean() {
+	local pid=${1:-$TOOL_PID}
+	if ls "$TRACEFS/instances" | grep -q "^tapkit_${pid}_"; then
+		echo "# instance of session $pid left behind" >&2
+		return 1
+	fi
+	if grep -qs "tapkit_${pid}_" "$TRACEFS/dynamic_events" "$TRACEFS/uprobe_events" \
+		"$TRACEFS/kprobe_events"; then
+		echo "# event group of session $pid left behind" >&2
+		return 1
+	fi
+}
+
+# A workload held until a byte arrives on its fifo: $WL_PID, release_workload
+start_held() {
+	local fifo=$BATS_TEST_TMPDIR/fifo.$RANDOM
+	mkfifo "$fifo"
+	"$@" <"$fifo" &
+	WL_PID=$!
+	exec {WL_FD}>"$fifo"
+}
+
+release_workload() {
+	printf x >&"$WL_FD"
+	exec {WL_FD}>&-
+	wait "$WL_PID"
+}
+
+SYSLOOP=$TAPKIT_TOP/build/tests/helpers/sysloop
+
+# Print the output for a failing test.
+show_output() {
+	echo "# --- stdout" >&2; sed 's/^/# /' "$OUT" >&2
+	echo "# --- stderr" >&2; sed 's/^/# /' "$ERR" >&2
+}

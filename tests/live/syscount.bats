@@ -1,0 +1,151 @@
+#!/usr/bin/env bats
+# syscount against workloads with exactly known syscalls (sysloop).
+
+load helpers
+
+setup() {
+	require_root
+}
+
+# Run syscount ARGS on a held sysloop WORKLOAD...; syscount ends with it.
+count_workload() {
+	local nargs=$1; shift
+	start_held "$SYSLOOP" wait-stdin "${@:1:2}"
+	shift 2
+	start_tool syscount -p "$WL_PID" "$@"
+	release_workload
+	wait_tool
+}
+
+@test "syscount: counting mode counts a process's getppid() calls exactly" {
+	count_workload 0 getppid 4321
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+	grep -Eq '^getppid +4321$' "$OUT" || { show_output; false; }
+	grep -q '^SYSCALL  *COUNT$' "$OUT"
+	assert_clean
+}
+
+@test "syscount: -v says counting mode is used" {
+	count_workload 0 getppid 10 -v
+	grep -q 'perf_event counting mode' "$ERR" || { show_output; false; }
+}
+
+@test "syscount: system-wide count includes the workload" {
+	start_tool syscount -t 50
+	"$SYSLOOP" getppid 30000
+	stop_tool
+	[ "$TOOL_RC" -eq 0 ]
+	n=$(awk '$1 == "getppid" { print $2 }' "$OUT")
+	[ -n "$n" ] && [ "$n" -ge 30000 ] || { show_output; false; }
+	assert_clean
+}
+
+@test "syscount: -x counts only failed calls" {
+	count_workload 0 fail 77 -x
+	grep -Eq '^openat +77$' "$OUT" || { show_output; false; }
+	! grep -q '^getppid' "$OUT"
+	grep -q 'Tracing failed syscalls' "$ERR"
+}
+
+@test "syscount: -e ENOENT matches, -e EPERM does not" {
+	count_workload 0 fail 55 -e ENOENT
+	grep -Eq '^openat +55$' "$OUT" || { show_output; false; }
+	count_workload 0 fail 55 -e EPERM
+	! grep -q '^openat' "$OUT" || { show_output; false; }
+}
+
+@test "syscount: -P counts by process with PID and COMM" {
+	count_workload 0 getppid 1000 -P
+	[ "$TOOL_RC" -eq 0 ]
+	grep -q '^PID    COMM  *COUNT$' "$OUT"
+	# 1000 getppid() and the final exit_group()
+	grep -Eq "^$WL_PID +sysloop +1001$" "$OUT" || { show_output; false; }
+	assert_clean
+}
+
+@test "syscount: -P -x counts a process's failures" {
+	count_workload 0 fail 40 -P -x
+	grep -Eq "^$WL_PID +sysloop +40$" "$OUT" || { show_output; false; }
+}
+
+@test "syscount: -L adds total and average latency" {
+	count_workload 0 getppid 500 -L
+	grep -q 'TIME (us) *AVG (us)$' "$OUT" || { show_output; false; }
+	line=$(grep -E '^getppid ' "$OUT")
+	[ "$(awk '{print $2}' <<<"$line")" -eq 500 ]
+	awk '{ exit !($3 > 0 && $4 > 0 && $4 < $3) }' <<<"$line"
+}
+
+@test "syscount: -L -m prints milliseconds" {
+	count_workload 0 getppid 100 -L -m
+	grep -q 'TIME (ms) *AVG (ms)$' "$OUT" || { show_output; false; }
+}
+
+@test "syscount: -j prints one JSON summary with exact counts" {
+	count_workload 0 getppid 2222 -j
+	[ "$(wc -l <"$OUT")" -eq 1 ]
+	python3 - "$OUT" <<'PY'
+import json, sys
+o = json.loads(open(sys.argv[1]).read())
+rows = {r["syscall"]: r["count"] for r in o["syscalls"]}
+assert rows["getppid"] == 2222, rows
+assert o["lost"] == 0 and "time" in o
+PY
+}
+
+@test "syscount: -P -L -j has pid, comm, count and latencies" {
+	count_workload 0 getppid 300 -P -L -j
+	python3 - "$OUT" "$WL_PID" <<'PY'
+import json, sys
+o = json.loads(open(sys.argv[1]).read())
+r = [p for p in o["processes"] if p["pid"] == int(sys.argv[2])][0]
+assert r["comm"] == "sysloop" and r["count"] == 301, r
+assert r["total_ns"] > 0 and 0 < r["avg_ns"] < r["total_ns"]
+PY
+}
+
+@test "syscount: -t limits the rows" {
+	start_tool syscount -t 2
+	"$SYSLOOP" getppid 100
+	stop_tool
+	# time, header, two rows, blank
+	[ "$(grep -cvE '^(\[|SYSCALL|$)' "$OUT")" -eq 2 ] || { show_output; false; }
+}
+
+@test "syscount: interval and count print that many summaries, then exit" {
+	start_tool syscount 1 2
+	wait_tool
+	[ "$TOOL_RC" -eq 0 ]
+	[ "$(grep -c '^SYSCALL' "$OUT")" -eq 2 ] || { show_output; false; }
+	assert_clean
+}
+
+@test "syscount: -d ends after the duration with a summary" {
+	start_tool syscount -d 1 -P
+	wait_tool
+	[ "$TOOL_RC" -eq 0 ]
+	grep -q '^PID    COMM' "$OUT"
+	assert_clean
+}
+
+@test "syscount: -p of a process that is gone fails" {
+	run syscount -p 999999
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"no such process: 999999"* ]]
+}
+
+@test "syscount: -l lists syscalls" {
+	run syscount -l
+	[ "$status" -eq 0 ]
+	grep -qx getppid <<<"$output"
+	grep -qx openat <<<"$output"
+}
+
+@test "syscount: SIGTERM and SIGHUP end it cleanly" {
+	for sig in TERM HUP; do
+		start_tool syscount -P
+		stop_tool "$sig"
+		[ "$TOOL_RC" -eq 0 ] || { echo "# $sig: status $TOOL_RC"; false; }
+		assert_clean
+	done
+}
