@@ -157,7 +157,8 @@ wl_start() {
 wl_go() { printf x > "$WL_FIFO"; }
 wl_finish() {
 	wait "$WL_PID"
-	WL_NS=$(cat "$WL_OUT" 2>/dev/null)
+	WL_NS=""
+	read -r WL_NS 2>/dev/null < "$WL_OUT"
 	rm -f "$WL_FIFO" "$WL_OUT"
 	WL_PID=""
 	[ -n "$WL_NS" ]
@@ -178,6 +179,7 @@ run_untraced() {
 #                perf stat starts once its counters are open and enabled)
 #   out:REGEX    REGEX appears on the tracer's stdout
 #   enable:EVENT the top-level EVENT (sys/name) is enabled and tracing_on is 1
+# The tracer's stdout goes to TR_OUT, or to $TR_STDOUT when set (/dev/null).
 # Sets TR_PID, TR_CHILD, TR_OUT, TR_ERR, TR_READY_MS ("~" when polled).
 # Returns 1 (tracer stopped) if it never became ready.
 tr_start() {
@@ -191,7 +193,7 @@ tr_start() {
 	rm -f "$TR_STATS" "$TR_STATS.pid" "$TR_READYF"
 	t0=$(now_us)
 	TAPKIT_READY_FILE=$TR_READYF "$BB/tkrun" -s "$TR_STATS" -r "$TR_READYF" -- "$@" \
-		> "$TR_OUT" 2> "$TR_ERR" &
+		> "${TR_STDOUT:-$TR_OUT}" 2> "$TR_ERR" &
 	TR_PID=$!
 	TR_CHILD=""
 	while :; do
@@ -387,7 +389,8 @@ run_pairs() {
 
 # summary ID: medians over the pairs of ID, as shell assignments:
 # M_u M_t M_added M_ratio M_cpu M_cpuev M_rss M_ready M_stop M_lost M_lostruns
-# M_check M_noisy M_pairs
+# M_check M_noisy M_pairs, M_cpuh (tracer CPU per event handled, not lost;
+# summed over the runs)
 summary() {
 	awk -F'\t' -v id="$1" -v n="$N" '
 	function med(a, k,   i, j, t) {
@@ -398,6 +401,7 @@ summary() {
 		k++
 		u[k] = $3 / n; t[k] = $4 / n; ad[k] = ($4 - $3) / n; ra[k] = $4 / $3
 		cpu[k] = $5 / 1e6; cpuev[k] = $5 * 1000 / n
+		cpusum += $5; handled += n - ($9 == "-" ? 0 : $9)
 		if ($6 > rss) rss = $6
 		rd = $7; sub(/^~/, "", rd); if (rd != "") { kr++; ready[kr] = rd + 0 }; if ($7 ~ /^~/) approx = 1
 		st[k] = $8
@@ -413,6 +417,7 @@ summary() {
 		printf "M_pairs=%d\n", k
 		printf "M_u=%.1f\nM_t=%.1f\nM_added=%.1f\nM_ratio=%.2f\n", med(u, k), med(t, k), med(ad, k), med(ra, k)
 		printf "M_cpu=%.2f\nM_cpuev=%.0f\nM_rss=%.1f\nM_stop=%.0f\n", med(cpu, k), med(cpuev, k), rss / 1024, med(st, k)
+		printf "M_cpuh=%.0f\n", (handled > 0 ? cpusum * 1000 / handled : 0)
 		printf "M_ready=%s\n", kr ? (approx ? "~" : "") sprintf("%.1f", med(ready, kr)) : "-"
 		printf "M_lost=%s\nM_lostruns=%d\n", haslost ? lost : "-", lostruns
 		if (!hascheck) printf "M_check=-\n"
@@ -425,22 +430,22 @@ summary() {
 # load_summary ID: evaluate summary ID into M_* variables.
 load_summary() {
 	M_pairs=0 M_u=- M_t=- M_added=- M_ratio=- M_cpu=- M_cpuev=- M_rss=- M_stop=-
-	M_ready=- M_lost=- M_lostruns=0 M_check=- M_noisy=0
+	M_ready=- M_lost=- M_lostruns=0 M_check=- M_noisy=0 M_cpuh=-
 	eval "$(summary "$1")"
 }
 
 # print_table "ID ...": the results table for those IDs (run ones only).
 print_table() {
 	local id
-	printf '%-46s %8s %8s %8s %6s %8s %8s %7s %9s %8s %9s %s\n' \
+	printf '%-48s %8s %8s %8s %6s %8s %8s %7s %9s %8s %9s %s\n' \
 		"tracer (same workload)" "untraced" "traced" "added" "ratio" "CPU s" "CPU/ev" \
 		"RSS MiB" "ready ms" "stop ms" "lost" "count check"
-	printf '%-46s %8s %8s %8s %6s %8s %8s %7s %9s %8s %9s %s\n' \
+	printf '%-48s %8s %8s %8s %6s %8s %8s %7s %9s %8s %9s %s\n' \
 		"" "ns/call" "ns/call" "ns/call" "x" "tracer" "ns" "peak" "median" "median" "total" ""
 	for id in $1; do
 		load_summary "$id"
 		[ "$M_pairs" -gt 0 ] || continue
-		printf '%-46s %8s %8s %8s %6s %8s %8s %7s %9s %8s %9s %s\n' \
+		printf '%-48s %8s %8s %8s %6s %8s %8s %7s %9s %8s %9s %s\n' \
 			"$("cfg_${id}_label")" "$M_u" "$M_t" "+$M_added" "$M_ratio" "$M_cpu" \
 			"$M_cpuev" "$M_rss" "$M_ready" "$M_stop" "$M_lost" "$M_check"
 	done

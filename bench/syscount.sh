@@ -148,7 +148,7 @@ first_event() {
 			log "  first event ($id) run $i: no output: $(head -c 200 "$TMP/first.err")"
 		fi
 	done
-	out=$(sort -g "$TMP/first.$id" | awk '{ a[NR] = $1 } END { if (!NR) print "- -"; else printf "%s %s\n", (NR % 2 ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2), a[1] }')
+	out=$(sort -g "$TMP/first.$id" | awk '{ a[NR] = $1 } END { if (!NR) print "- -"; else printf "%s %s\n", (NR % 2 ? a[(NR+1)/2] : sprintf("%.1f", (a[NR/2] + a[NR/2+1]) / 2)), a[1] }')
 	echo "$out"
 }
 

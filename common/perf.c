@@ -445,6 +445,28 @@ int perf_counter_disable(struct perf_counter *c)
  * Trace events are software events and never multiplexed, so the value is
  * a true count, not an estimate.  An fd that cannot be read counts 0.
  */
+const int *perf_counter_fds(const struct perf_counter *c, int *n)
+{
+	*n = c->fds.n;
+	return c->fds.fd;
+}
+
+/* The leaders' fds into @out (room for one per slot); returns how many. */
+int perf_group_fds(const struct perf_group *g, int *out)
+{
+	int i, n = 0;
+
+	for (i = 0; i < g->sl.n; i++)
+		if (g->leader[i] >= 0)
+			out[n++] = g->leader[i];
+	return n;
+}
+
+int perf_group_size(const struct perf_group *g)
+{
+	return g->sl.n;
+}
+
 uint64_t perf_counter_read(struct perf_counter *c)
 {
 	uint64_t sum = 0, v;

@@ -47,6 +47,12 @@ void perf_group_free(struct perf_group *g);
  */
 struct perf_counter *perf_counter_open(int id, const struct perf_scope *scope,
 				       const char *filter, struct perf_group *group);
+/* The counter's fds (owned by it), count in *n. */
+const int *perf_counter_fds(const struct perf_counter *c, int *n);
+/* The group's leader fds into @out (perf_group_size() entries at most). */
+int perf_group_fds(const struct perf_group *g, int *out);
+int perf_group_size(const struct perf_group *g);
+
 int perf_counter_enable(struct perf_counter *c);
 int perf_counter_disable(struct perf_counter *c);
 /* Sum over all fds (and inherited children). */

@@ -3,7 +3,16 @@
 # wait until it says tracing is live (TAPKIT_READY_FILE), make a workload,
 # stop it with a signal and look at the output.
 
+bats_require_minimum_version 1.5.0
+
 TRACEFS=/sys/kernel/tracing
+
+# run_pid CMD...: bats' run --separate-stderr, also noting the PID in $RUN_PID
+run_pid() {
+	local pidfile=$BATS_TEST_TMPDIR/run.pid
+	run --separate-stderr sh -c 'echo $$ >"$0"; exec "$@"' "$pidfile" "$@"
+	RUN_PID=$(cat "$pidfile")
+}
 
 require_root() {
 	[ "$(id -u)" = 0 ] || skip "requires: root"
@@ -17,7 +26,12 @@ require_tracefs_file() {
 start_tool() {
 	OUT=$BATS_TEST_TMPDIR/out ERR=$BATS_TEST_TMPDIR/err
 	local ready=$BATS_TEST_TMPDIR/ready.$RANDOM
-	TAPKIT_READY_FILE=$ready "$@" >"$OUT" 2>"$ERR" &
+	# the tool must not hold a held workload's fifo open (no EOF then)
+	if [ -n "${WL_FD:-}" ]; then
+		TAPKIT_READY_FILE=$ready "$@" >"$OUT" 2>"$ERR" {WL_FD}>&- &
+	else
+		TAPKIT_READY_FILE=$ready "$@" >"$OUT" 2>"$ERR" &
+	fi
 	TOOL_PID=$!
 	local i
 	for i in $(seq 1 200); do
@@ -55,6 +69,23 @@ wait_tool() {
 	TOOL_RC=$?
 }
 
+# For every file's teardown(): a test that failed half-way must not leave
+# its tool running (SIGINT first, so it still removes its tracefs state).
+stop_leftover_tool() {
+	[ -n "${TOOL_PID:-}" ] || return 0
+	if kill -0 "$TOOL_PID" 2>/dev/null; then
+		kill -INT "$TOOL_PID" 2>/dev/null
+		for _ in $(seq 1 100); do kill -0 "$TOOL_PID" 2>/dev/null || break; sleep 0.05; done
+		kill -KILL "$TOOL_PID" 2>/dev/null
+	fi
+	wait "$TOOL_PID" 2>/dev/null || true
+	TOOL_PID=
+	if [ -n "${WL_PID:-}" ]; then
+		kill -KILL "$WL_PID" 2>/dev/null || true
+		wait "$WL_PID" 2>/dev/null || true
+	fi
+}
+
 # Give the tool a moment to read what the workload produced.
 settle() {
 	sleep "${1:-0.3}"
@@ -84,8 +115,9 @@ start_held() {
 }
 
 release_workload() {
-	printf x >&"$WL_FD"
+	printf 'x\n' >&"$WL_FD"
 	exec {WL_FD}>&-
+	WL_FD=
 	wait "$WL_PID"
 }
 

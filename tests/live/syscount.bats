@@ -17,6 +17,10 @@ count_workload() {
 	wait_tool
 }
 
+teardown() {
+	stop_leftover_tool
+}
+
 @test "syscount: counting mode counts a process's getppid() calls exactly" {
 	count_workload 0 getppid 4321
 	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }

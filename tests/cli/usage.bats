@@ -1,0 +1,119 @@
+#!/usr/bin/env bats
+# Usage, bad input and exit codes of every command; nothing here traces.
+
+bats_require_minimum_version 1.5.0
+
+TOOLS=(tpoint syscount execsnoop killsnoop)
+
+# expect_usage_error MESSAGE CMD...: exit 2, one reason and the --help hint
+expect_usage_error() {
+	local msg=$1; shift
+	run --separate-stderr "$@"
+	if [ "$status" -ne 2 ] || [ -n "$output" ] ||
+	   [ "$stderr" != "$1: $msg"$'\n'"Try '$1 --help' for more information." ]; then
+		echo "# $*: status $status"
+		echo "# stdout: $output"
+		echo "# stderr: $stderr"
+		echo "# wanted: $1: $msg"
+		return 1
+	fi
+}
+
+@test "every command: -h and --help print usage with examples on stdout, exit 0" {
+	for t in "${TOOLS[@]}"; do
+		for h in -h --help; do
+			run --separate-stderr "$t" "$h"
+			[ "$status" -eq 0 ] || { echo "# $t $h: $status"; false; }
+			[ -z "$stderr" ]
+			[[ "$output" == *"USAGE: $t "* ]] || { echo "# $t: no USAGE"; false; }
+			[[ "$output" == *"EXAMPLES:"* ]] || { echo "# $t: no EXAMPLES"; false; }
+		done
+	done
+}
+
+@test "every command: an unknown option is a usage error naming it" {
+	for t in "${TOOLS[@]}"; do
+		expect_usage_error "invalid option '-Q'" "$t" -Q
+		expect_usage_error "invalid option '--no-such-option'" "$t" --no-such-option
+	done
+}
+
+@test "every command: a missing option argument is a usage error" {
+	expect_usage_error "option '-d' needs an argument" tpoint -d
+	expect_usage_error "option '-p' needs an argument" syscount -p
+	expect_usage_error "option '-n' needs an argument" execsnoop -n
+	expect_usage_error "option '-s' needs an argument" killsnoop -s
+}
+
+@test "every command: bad numbers are usage errors" {
+	for t in tpoint syscount killsnoop; do
+		expect_usage_error "invalid number for -p: 'abc'" "$t" -p abc
+		expect_usage_error "-p must be between 1 and 1073741824: '-5'" "$t" -p -5
+		expect_usage_error "invalid number for -p: '12x'" "$t" -p 12x
+	done
+	for t in "${TOOLS[@]}"; do
+		expect_usage_error "-d must be between 1 and 31536000: '0'" "$t" -d 0
+		expect_usage_error "invalid number for -d: ''" "$t" -d ''
+	done
+	expect_usage_error "-p must be between 1 and 1073741824: '99999999999999999999'" \
+		execsnoop -p 99999999999999999999
+}
+
+@test "every command: leading zeros are decimal, not octal" {
+	# -d 08 would be an invalid octal number
+	run --separate-stderr syscount -l -d 08
+	[ "$status" -ne 2 ] || { echo "# $stderr"; false; }
+}
+
+@test "snoop commands: stray operands are usage errors" {
+	for t in execsnoop killsnoop; do
+		expect_usage_error "unexpected argument 'extra'" "$t" extra
+	done
+	expect_usage_error "unexpected argument '3'" syscount 1 2 3
+	expect_usage_error "invalid number for interval: 'x'" syscount x
+	expect_usage_error "invalid number for count: 'y'" syscount 1 y
+}
+
+@test "syscount: its own option errors" {
+	expect_usage_error "unknown errno 'EBOGUS'" syscount -e EBOGUS
+	expect_usage_error "give the interval either with -i or as an operand" syscount -i 1 2
+	expect_usage_error "-t must be between 1 and 1073741824: '0'" syscount -t 0
+}
+
+@test "execsnoop: its own option errors" {
+	expect_usage_error "invalid regex for -n '(': Unmatched ( or \\(" execsnoop -n '('
+	expect_usage_error "--max-args must be between 1 and 60: '61'" execsnoop --max-args 61
+}
+
+@test "killsnoop: its own option errors" {
+	expect_usage_error "unknown signal 'NOPE'" killsnoop -s NOPE
+	expect_usage_error "invalid process name 'a-name-longer-than-15' (1 to 15 characters)" \
+		killsnoop -n a-name-longer-than-15
+	expect_usage_error "invalid process name 'a\"b' (1 to 15 characters)" killsnoop -n 'a"b'
+}
+
+@test "tpoint: its own option errors" {
+	expect_usage_error "no tracepoint given (sys:event, or -l to list them)" tpoint
+	expect_usage_error "tracepoint must be sys:event, not 'sched'" tpoint sched
+	expect_usage_error "tracepoint must be sys:event, not ':x'" tpoint :x
+	expect_usage_error "tracepoint must be sys:event, not 'a:b:c'" tpoint a:b:c
+	expect_usage_error "-p and -t cannot be used together" tpoint -p 1 -t 1 sched:x
+	expect_usage_error "unexpected argument 'more' (quote the filter)" tpoint sched:x 'a == 1' more
+}
+
+@test "every command: without privilege, exit 1 with a reason and nothing left" {
+	command -v setpriv >/dev/null || skip "requires: setpriv (util-linux)"
+	[ "$(id -u)" = 0 ] || skip "requires: root (to drop privilege)"
+	for cmd in "tpoint sched:sched_process_exec" "syscount" "syscount -P" "execsnoop" "killsnoop"; do
+		read -ra argv <<<"$cmd"
+		run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups \
+			"$TAPKIT_BIN/${argv[0]}" "${argv[@]:1}"
+		[ "$status" -eq 1 ] || { echo "# $cmd: status $status: $stderr"; false; }
+		[[ "$stderr" == *"tracing needs root"* ]] || { echo "# $cmd: $stderr"; false; }
+		[ "$(wc -l <<<"$stderr")" -eq 1 ] || { echo "# $cmd: $stderr"; false; }
+	done
+	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$TAPKIT_BIN/tpoint" -l
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"tracing needs root"* ]]
+}

@@ -1,0 +1,184 @@
+#!/usr/bin/env bats
+# execsnoop against execs the tests make, with known PIDs and arguments.
+
+load helpers
+
+setup() {
+	require_root
+	PROBE=$BATS_TEST_TMPDIR/tk-exec-probe
+	ln -sf /bin/true "$PROBE"
+}
+
+# The row of the exec of PID $1 (text output).
+row_of() {
+	awk -v pid="$1" '$2 == pid' "$OUT"
+}
+
+teardown() {
+	stop_leftover_tool
+}
+
+@test "execsnoop: shows an exec with PCOMM, PID, PPID, RET and full argv" {
+	start_tool execsnoop
+	"$PROBE" one "two words" three &
+	pid=$!
+	wait "$pid"
+	settle
+	stop_tool
+	[ "$TOOL_RC" -eq 0 ]
+	head -1 "$OUT" | grep -Eq '^PCOMM +PID +PPID +RET ARGS$'
+	row=$(row_of "$pid")
+	[ -n "$row" ] || { show_output; false; }
+	# comm is the basename of the file run (truncated to 15 by the kernel)
+	[[ "$row" =~ ^tk-exec-probe\ +$pid\ +$BASHPID\ +0\ $PROBE\ one\ two\ words\ three$ ]] ||
+		{ echo "# row: $row"; false; }
+	assert_clean
+}
+
+@test "execsnoop: -v names the argv mechanism the kernel allows" {
+	start_tool execsnoop -v
+	stop_tool
+	if [ -e "$TRACEFS/kprobe_events" ]; then
+		grep -q 'arguments from kprobe on __x64_sys_execve' "$ERR" || { show_output; false; }
+	elif [ -e "$TRACEFS/uprobe_events" ]; then
+		grep -q 'arguments from uprobe on the C library' "$ERR" || { show_output; false; }
+	else
+		grep -q 'arguments from /proc/PID/cmdline' "$ERR" || { show_output; false; }
+	fi
+}
+
+@test "execsnoop: a failed exec is shown only with -x, with its errno" {
+	start_tool execsnoop -x
+	env /nonexistent/tk-missing arg 2>/dev/null &
+	pid=$!
+	wait "$pid" || true
+	settle
+	stop_tool
+	row=$(awk -v pid="$pid" '$2 == pid && $4 == -2' "$OUT")
+	[[ "$row" =~ ^env\ +$pid\ +$BASHPID\ +-2\ /nonexistent/tk-missing\ arg$ ]] ||
+		{ show_output; false; }
+	# without -x: not shown
+	start_tool execsnoop
+	env /nonexistent/tk-missing arg 2>/dev/null &
+	pid=$!
+	wait "$pid" || true
+	settle
+	stop_tool
+	[ -z "$(awk -v pid="$pid" '$2 == pid && $4 == -2' "$OUT")" ] || { show_output; false; }
+}
+
+@test "execsnoop: -n and -l filter by name and by argument regex" {
+	start_tool execsnoop -n '^tk-exec-pro' -l 'keep'
+	"$PROBE" keep-me
+	"$PROBE" drop-me
+	/bin/true keep-too
+	settle
+	stop_tool
+	grep -q 'tk-exec-probe keep-me$' "$OUT" || { show_output; false; }
+	! grep -q 'drop-me' "$OUT"
+	! grep -q 'keep-too' "$OUT"
+}
+
+@test "execsnoop: -p shows only children of that parent" {
+	start_tool execsnoop -p "$BASHPID"
+	"$PROBE" mine &
+	wait $!
+	# a second command keeps bash from exec'ing the probe itself
+	bash -c "\"$PROBE\" grandchild; true"
+	settle
+	stop_tool
+	grep -q "$PROBE mine\$" "$OUT" || { show_output; false; }
+	# the grandchild's parent is the intermediate bash, not us
+	! grep -q '^tk-exec-probe .* grandchild$' "$OUT" || { show_output; false; }
+}
+
+@test "execsnoop: -T adds an HH:MM:SS column" {
+	start_tool execsnoop -T
+	"$PROBE" timed
+	settle
+	stop_tool
+	head -1 "$OUT" | grep -Eq '^TIME +PCOMM'
+	grep -Eq '^[0-2][0-9]:[0-5][0-9]:[0-6][0-9] +tk-exec-probe .* timed$' "$OUT" || { show_output; false; }
+}
+
+@test "execsnoop: --max-args truncates with ..." {
+	start_tool execsnoop --max-args 3
+	"$PROBE" a b c d e
+	settle
+	stop_tool
+	grep -q "tk-exec-probe .* $PROBE a b \.\.\.\$" "$OUT" || { show_output; false; }
+}
+
+@test "execsnoop: -j prints one object per exec with argv as an array" {
+	start_tool execsnoop -j -x
+	"$PROBE" "x y" z &
+	pid=$!
+	wait "$pid"
+	settle
+	stop_tool
+	python3 - "$OUT" "$pid" "$PROBE" "$BASHPID" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+r = [o for o in rows if o["pid"] == int(sys.argv[2])]
+assert len(r) == 1, rows
+r = r[0]
+assert r["pcomm"] == "tk-exec-probe" and r["ret"] == 0, r
+assert r["args"] == [sys.argv[3], "x y", "z"], r
+assert r["ppid"] == int(sys.argv[4]) and r["truncated"] is False, r
+assert isinstance(r["ts_ns"], int) and len(r["time"]) == 8
+PY
+}
+
+@test "execsnoop: a process that exits at once is shown with its file" {
+	start_tool execsnoop
+	for i in 1 2 3 4 5; do "$PROBE" "run$i"; done
+	settle
+	stop_tool
+	[ "$(grep -c 'tk-exec-probe' "$OUT")" -eq 5 ] || { show_output; false; }
+}
+
+@test "execsnoop: a static binary's exec is still seen" {
+	command -v cc >/dev/null || skip "requires: cc"
+	printf 'int main(void){return 0;}\n' >"$BATS_TEST_TMPDIR/s.c"
+	cc -static -o "$BATS_TEST_TMPDIR/tk-static" "$BATS_TEST_TMPDIR/s.c" 2>/dev/null ||
+		skip "requires: static libc (libc6-dev)"
+	start_tool execsnoop
+	"$BATS_TEST_TMPDIR/tk-static" arg
+	settle
+	stop_tool
+	grep -q "^tk-static .* $BATS_TEST_TMPDIR/tk-static" "$OUT" || { show_output; false; }
+}
+
+@test "execsnoop: output to a closed pipe ends it cleanly" {
+	fifo=$BATS_TEST_TMPDIR/pipe
+	mkfifo "$fifo"
+	OUT=$BATS_TEST_TMPDIR/out ERR=$BATS_TEST_TMPDIR/err
+	ready=$BATS_TEST_TMPDIR/ready.pipe
+	TAPKIT_READY_FILE=$ready execsnoop >"$fifo" 2>"$ERR" &
+	TOOL_PID=$!
+	head -2 <"$fifo" >"$OUT" &
+	head_pid=$!
+	for i in $(seq 1 200); do [ -e "$ready" ] && break; sleep 0.05; done
+	for i in 1 2 3 4 5 6; do "$PROBE" "p$i"; sleep 0.2; done
+	wait "$head_pid"
+	wait_tool
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+	[ "$(wc -l <"$OUT")" -eq 2 ]
+	[ ! -s "$ERR" ] || { show_output; false; }
+	assert_clean
+}
+
+@test "execsnoop: SIGKILL leaves its probes; the next session removes them" {
+	require_tracefs_file uprobe_events
+	start_tool execsnoop
+	kill -KILL "$TOOL_PID"
+	wait "$TOOL_PID" || true
+	grep -qs "tapkit_${TOOL_PID}_" "$TRACEFS/dynamic_events" "$TRACEFS/uprobe_events" "$TRACEFS/kprobe_events" ||
+		ls "$TRACEFS/instances" | grep -q "^tapkit_${TOOL_PID}_" ||
+		{ echo "# nothing was left to clean"; false; }
+	dead=$TOOL_PID
+	start_tool killsnoop
+	stop_tool
+	assert_clean "$dead"
+	assert_clean
+}

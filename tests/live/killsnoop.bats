@@ -1,0 +1,115 @@
+#!/usr/bin/env bats
+# killsnoop against signals the tests send, with known PIDs and results.
+
+load helpers
+
+setup() {
+	require_root
+	# a target that survives the signals sent to it (SIG_IGN outlives exec)
+	(trap '' USR1 USR2 HUP TERM; exec sleep 60) &
+	TARGET=$!
+}
+
+teardown() {
+	stop_leftover_tool
+	kill -KILL "$TARGET" 2>/dev/null || true
+	wait "$TARGET" 2>/dev/null || true
+}
+
+@test "killsnoop: kill() with sender PID, COMM, SIG, TPID and RESULT" {
+	start_tool killsnoop
+	kill -USR1 "$TARGET"
+	settle
+	stop_tool
+	[ "$TOOL_RC" -eq 0 ]
+	head -1 "$OUT" | grep -Eq '^TIME +PID +COMM +SIG +TPID +RESULT$'
+	grep -Eq "^[0-9:]{8} +$BASHPID +bash +10 +$TARGET +0\$" "$OUT" || { show_output; false; }
+	assert_clean
+}
+
+@test "killsnoop: a failed kill() shows the error; -x shows only failures" {
+	start_tool killsnoop -x
+	kill -0 "$TARGET"
+	kill -TERM 999999 2>/dev/null || true
+	settle
+	stop_tool
+	grep -Eq "^[0-9:]{8} +$BASHPID +bash +15 +999999 +-3\$" "$OUT" || { show_output; false; }
+	! grep -Eq " $TARGET +0\$" "$OUT" || { show_output; false; }
+}
+
+@test "killsnoop: -s keeps one signal (by name or number)" {
+	for sig in USR2 SIGUSR2 12; do
+		start_tool killsnoop -s "$sig"
+		kill -USR1 "$TARGET"
+		kill -USR2 "$TARGET"
+		settle
+		stop_tool
+		grep -Eq " 12 +$TARGET +0\$" "$OUT" || { show_output; false; }
+		! grep -Eq " 10 +$TARGET " "$OUT" || { show_output; false; }
+	done
+}
+
+@test "killsnoop: -n keeps one sender name" {
+	start_tool killsnoop -n kill
+	kill -USR1 "$TARGET"		# the shell's builtin: comm bash
+	/bin/kill -USR2 "$TARGET"	# comm kill
+	settle
+	stop_tool
+	grep -Eq " kill +12 +$TARGET +0\$" "$OUT" || { show_output; false; }
+	! grep -q ' bash ' "$OUT" || { show_output; false; }
+}
+
+@test "killsnoop: -p keeps one sender process" {
+	start_held /bin/sh -c "read x; kill -USR2 $TARGET; kill -HUP $TARGET"
+	start_tool killsnoop -p "$WL_PID"
+	kill -USR1 "$TARGET"		# from us: not shown
+	release_workload
+	wait_tool
+	[ "$TOOL_RC" -eq 0 ]
+	grep -Eq " $WL_PID +sh +12 +$TARGET +0\$" "$OUT" || { show_output; false; }
+	grep -Eq " $WL_PID +sh +1 +$TARGET +0\$" "$OUT" || { show_output; false; }
+	[ "$(grep -c " $TARGET " "$OUT")" -eq 2 ] || { show_output; false; }
+}
+
+@test "killsnoop: tgkill() from pthread_kill() is seen" {
+	start_tool killsnoop
+	python3 -c 'import os, signal, threading
+signal.pthread_kill(threading.main_thread().ident, 0)
+print(os.getpid())' >"$BATS_TEST_TMPDIR/pid"
+	settle
+	stop_tool
+	py=$(cat "$BATS_TEST_TMPDIR/pid")
+	grep -Eq " $py +python3 +0 +$py +0\$" "$OUT" || { show_output; false; }
+}
+
+@test "killsnoop: -T prints seconds since start" {
+	start_tool killsnoop -T
+	kill -USR1 "$TARGET"
+	settle
+	stop_tool
+	head -1 "$OUT" | grep -q '^TIME(s) '
+	grep -Eq "^[0-9]+\.[0-9]{6} +$BASHPID +bash +10 +$TARGET +0\$" "$OUT" || { show_output; false; }
+}
+
+@test "killsnoop: -j prints one object per signal" {
+	start_tool killsnoop -j
+	kill -USR1 "$TARGET"
+	kill -0 "$TARGET"
+	settle
+	stop_tool
+	python3 - "$OUT" "$BASHPID" "$TARGET" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+mine = [r for r in rows if r["pid"] == int(sys.argv[2]) and r["tpid"] == int(sys.argv[3])]
+assert [r["sig"] for r in mine] == [10, 0], mine
+assert mine[0]["signame"] == "SIGUSR1" and mine[1]["signame"] is None
+assert all(r["result"] == 0 and r["comm"] == "bash" and r["syscall"] == "kill" for r in mine)
+assert isinstance(mine[0]["ts_ns"], int) and mine[0]["elapsed_s"] >= 0
+PY
+}
+
+@test "killsnoop: a filter on an unknown signal name is a usage error" {
+	run killsnoop -s NOPE
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"unknown signal 'NOPE'"* ]]
+}
