@@ -70,6 +70,7 @@
 
 #include "common/log.h"
 #include "common/perf.h"
+#include "common/task.h"
 
 /* enum value in <linux/perf_event.h> since 6.0; spelled out for old headers */
 #define FORMAT_LOST		(1U << 4)
@@ -574,6 +575,7 @@ struct perf_sampler *perf_sampler_open(int id, const struct perf_scope *scope,
 		.use_clockid = 1,
 		.clockid = CLOCK_MONOTONIC,
 		.watermark = 1,
+		.comm = 1,	/* COMM records name short-lived tasks */
 	};
 	struct perf_sampler *s;
 	unsigned int pages = pages_per_cpu ? pages_per_cpu : DEFAULT_PAGES;
@@ -801,6 +803,16 @@ static bool ring_next(struct perf_sampler *s, struct perf_ring *r)
 		if (h.type == PERF_RECORD_SAMPLE && parse_sample(s, r, rec, h.size)) {
 			r->rec_size = h.size;
 			return true;
+		}
+		if (h.type == PERF_RECORD_COMM && h.size > sizeof(h) + 8) {
+			uint32_t pid, tid;
+			char comm[16];
+
+			memcpy(&pid, rec + sizeof(h), 4);
+			memcpy(&tid, rec + sizeof(h) + 4, 4);
+			snprintf(comm, sizeof(comm), "%.*s",
+				 (int)(h.size - sizeof(h) - 8), rec + sizeof(h) + 8);
+			task_cache_set((pid_t)tid, comm, (pid_t)pid);
 		}
 		if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
 			uint64_t lost;

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# make demo: a short live tour of tapkit on this machine.  Every step makes
+# its own workload, shows the command and what it saw, and ends by itself.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+bin=$top/build/bin
+loop=$top/build/tests/helpers/sysloop
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+bold=$(tput bold 2>/dev/null || true) off=$(tput sgr0 2>/dev/null || true)
+step() { printf '\n%s==> %s%s\n' "$bold" "$1" "$off"; }
+show() { printf '%s$ %s%s\n' "$bold" "$*" "$off"; }
+
+if [ "$(id -u)" != 0 ]; then
+	echo "demo: tracing needs root: run 'sudo make demo'" >&2
+	exit 1
+fi
+
+# run_traced SECS CMD... -- WORKLOAD: start a tool, wait until it is live,
+# run the workload, stop the tool with Ctrl-C (SIGINT) and print its output.
+run_traced() {
+	local ready=$tmp/ready.$RANDOM args=()
+	while [ "$1" != "--" ]; do args+=("$1"); shift; done
+	shift
+	show "${args[*]}"
+	TAPKIT_READY_FILE=$ready "$bin/${args[0]}" "${args[@]:1}" >"$tmp/out" 2>"$tmp/err" &
+	local pid=$!
+	for _ in $(seq 1 100); do [ -e "$ready" ] && break; sleep 0.05; done
+	"$@"
+	sleep 0.3
+	kill -INT "$pid"
+	wait "$pid"
+	cat "$tmp/out"
+	grep -v '^Tracing' "$tmp/err" >&2 || true
+}
+
+step "tpoint -l: the tracepoints of this kernel (first five scheduler ones)"
+show "tpoint -l 'sched:*' | head -5"
+"$bin/tpoint" -l 'sched:*' | head -5
+
+step "execsnoop: every exec, with its arguments; -x adds failed ones"
+echo "    (the demo runs: ls /, date -u, and a command that does not exist)"
+run_traced execsnoop -x -v -- sh -c 'ls / >/dev/null; date -u >/dev/null; /no/such/cmd 2>/dev/null; true'
+
+step "killsnoop: signals sent with kill/tkill/tgkill, and their results"
+(trap '' USR1; exec sleep 30) & target=$!
+ln -s /bin/sh "$tmp/tk-demo-kill"	# a sender name to filter on (-n)
+echo "    (tk-demo-kill signals PID $target twice, then a PID that does not exist)"
+run_traced killsnoop -n tk-demo-kill -- "$tmp/tk-demo-kill" -c \
+	"kill -USR1 $target; kill -TERM $target; kill -0 999999 2>/dev/null; true"
+wait "$target" 2>/dev/null
+
+step "syscount -p: exact counts from the kernel's counters (no records)"
+echo "    (the workload makes exactly 123456 getppid() calls)"
+mkfifo "$tmp/go"
+"$loop" wait-stdin getppid 123456 <"$tmp/go" & wl=$!
+show "syscount -p $wl"
+TAPKIT_READY_FILE=$tmp/ready.sc "$bin/syscount" -p "$wl" >"$tmp/out" 2>/dev/null &
+sc=$!
+for _ in $(seq 1 100); do [ -e "$tmp/ready.sc" ] && break; sleep 0.05; done
+echo x >"$tmp/go"
+wait "$wl"; wait "$sc"	# syscount ends when its target does
+cat "$tmp/out"
+
+step "syscount -P -L: by process, with time spent in syscalls, for 1 second"
+show "syscount -P -L -t 5 -d 1"
+"$bin/syscount" -P -L -t 5 -d 1 2>/dev/null
+
+step "tpoint -j: one tracepoint as JSON Lines, with a kernel filter"
+run_traced tpoint -j sched:sched_process_exec 'filename ~ "*uname*"' -- uname -r
+
+step "nothing left behind"
+left=$(ls /sys/kernel/tracing/instances 2>/dev/null | grep '^tapkit_' || true)
+left+=$(grep -s 'tapkit_' /sys/kernel/tracing/dynamic_events || true)
+if [ -z "$left" ]; then
+	echo "    no tapkit instance or event group remains in /sys/kernel/tracing"
+else
+	echo "    still present (a session is running elsewhere?): $left"
+fi
+printf '\nMore: man -l man/man8/<command>.8, and make check to run the tests.\n'
