@@ -501,6 +501,8 @@ static void summary(struct tool *t)
 	struct execsnoop *es = t->ctx;
 
 	session_report_lost(es->s);
+	if (es->o.json)
+		session_json_summary(es->s, stdout);
 }
 
 static void teardown(struct tool *t)

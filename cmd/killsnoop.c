@@ -260,6 +260,8 @@ static void summary(struct tool *t)
 	struct killsnoop *ks = t->ctx;
 
 	session_report_lost(ks->s);
+	if (ks->o.json)
+		session_json_summary(ks->s, stdout);
 }
 
 static void teardown(struct tool *t)

@@ -298,7 +298,7 @@ static void print_json(struct syscount *sc, const struct row *rows, int n,
 		json_obj_close(&j);
 	}
 	json_arr_close(&j);
-	json_uint(&j, "lost", session_lost(sc->s, NULL, 0));
+	session_json_lost(sc->s, &j);
 	json_end(&j);
 }
 

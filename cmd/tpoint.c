@@ -298,6 +298,8 @@ static void summary(struct tool *t)
 	struct tpoint *tpt = t->ctx;
 
 	session_report_lost(tpt->s);
+	if (tpt->o.json)
+		session_json_summary(tpt->s, stdout);
 }
 
 static void teardown(struct tool *t)

@@ -17,6 +17,7 @@
 
 #include "common/log.h"
 #include "common/detach.h"
+#include "common/json.h"
 #include "common/loop.h"
 #include "common/parallel.h"
 #include "common/perf.h"
@@ -742,6 +743,34 @@ bool session_report_lost(struct session *s)
 		pr_warn("%llu events lost: try a larger -b/--buffer-kb",
 			(unsigned long long)total);
 	return true;
+}
+
+void session_json_lost(struct session *s, struct json *j)
+{
+	uint64_t per_cpu[256] = { 0 };
+	uint64_t total = session_lost(s, per_cpu, 256);
+	int cpu, ncpu = 0;
+
+	for (cpu = 0; cpu < 256; cpu++)
+		if (per_cpu[cpu])
+			ncpu = cpu + 1;
+	json_uint(j, "lost", total);
+	json_arr_open(j, "lost_per_cpu");
+	for (cpu = 0; cpu < ncpu; cpu++)
+		json_elem_uint(j, per_cpu[cpu]);
+	json_arr_close(j);
+}
+
+void session_json_summary(struct session *s, FILE *f)
+{
+	struct json j;
+
+	if (!session_lost(s, NULL, 0))
+		return;
+	json_begin(&j, f);
+	json_str(&j, "type", "summary");
+	session_json_lost(s, &j);
+	json_end(&j);
 }
 
 static const char *saved_cmdline(pid_t pid)

@@ -120,6 +120,13 @@ uint64_t session_count(const struct tp *tp);
 uint64_t session_lost(struct session *s, uint64_t *per_cpu, int max_cpu);
 /* "N events lost (cpu0 N, ...)" on stderr when any; true if any. */
 bool session_report_lost(struct session *s);
+/* "lost": N and "lost_per_cpu": [...] as members of the open object @j. */
+void session_json_lost(struct session *s, struct json *j);
+/*
+ * For snoop tools' JSON Lines: when events were lost, one closing object
+ * {"type":"summary","lost":N,"lost_per_cpu":[...]} on @f.
+ */
+void session_json_summary(struct session *s, FILE *f);
 
 /* comm of @pid: cache, /proc, the kernel's saved cmdlines, else "<...>". */
 const char *session_comm(struct session *s, pid_t pid);

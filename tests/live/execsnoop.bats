@@ -36,6 +36,11 @@ teardown() {
 }
 
 @test "execsnoop: -v names the argv mechanism the kernel allows" {
+	# under the VM's distribution kernel kprobes must be there and be used
+	if [ -n "${TAPKIT_VM:-}" ] && [ ! -e "$TRACEFS/kprobe_events" ]; then
+		echo "# TAPKIT_VM is set but this kernel has no kprobe_events"
+		false
+	fi
 	start_tool execsnoop -v
 	stop_tool
 	if [ -e "$TRACEFS/kprobe_events" ]; then
