@@ -150,7 +150,8 @@ echo "differences); CPU = the reader's own user+sys over its whole run, CPU/ev =
 echo "ftring/perfring only count records: the floor of each ring with a reader."
 echo "tpoint text/JSON decode, format and write every event (output to /dev/null,"
 echo "or to a file whose workload lines are counted: must be N).  lost: tapkit's"
-echo "\"N events lost\", the rings' own drop counters for the raw readers."
+echo "\"N events lost\", the rings' own drop counters for the raw readers; all of the"
+echo "tracepoint's events (other processes' too), not only the workload's."
 noisy_note "$IDS"
 print_skipped
 
@@ -158,7 +159,9 @@ print_skipped
 
 echo
 if [ -s "$TMP/tpf.acct" ]; then
-	echo "tpoint > file: printed rows + reported lost - N = $(tr '\n' ' ' < "$TMP/tpf.acct")(per run; 0 = every event accounted for)"
+	echo "tpoint > file: printed workload rows + reported lost - N = $(tr '\n' ' ' < "$TMP/tpf.acct")(per run;"
+	echo "0 = every event accounted for; lost counts the whole tracepoint, so a few"
+	echo "more are other processes' getppid() calls that were dropped too)"
 fi
 echo
 echo "tpoint's own per-event work (decode, format, write): its CPU per event it"

@@ -39,6 +39,7 @@ struct session {
 	struct ring *ring;
 	struct perf_group *group;	/* the TP_COUNT counters */
 	int ncounters;
+	char *checked_filter;		/* last filter the kernel accepted */
 	pid_t *tids;			/* -p/-t scope for perf sources */
 	int ntids;
 	tk_event_fn fn;
@@ -184,8 +185,15 @@ static int setup_instance(struct session *s)
 		err = inst_write(s, "buffer_percent", "%d", s->o.wakeup_percent);
 	/* Never record ourselves: reading the ring makes syscalls that would
 	 * make records that need reading (a feedback loop under syscount -P). */
-	if (!err && tracefs_file_exists(s->inst, "set_event_notrace_pid"))
-		err = inst_write(s, "set_event_notrace_pid", "%d", getpid());
+	if (!err && tracefs_file_exists(s->inst, "set_event_notrace_pid")) {
+		char pid[16];
+
+		/* append: opening with O_TRUNC would clear the (empty) list,
+		 * which costs an RCU grace period */
+		snprintf(pid, sizeof(pid), "%d", getpid());
+		if (tracefs_instance_file_append(s->inst, "set_event_notrace_pid", pid) < 0)
+			err = errno ? -errno : -EIO;
+	}
 	if (err) {
 		set_err(s, "cannot configure instance %s: %s", s->name, strerror(-err));
 		return err;
@@ -193,13 +201,15 @@ static int setup_instance(struct session *s)
 	if (s->ntids) {
 		/* set_event_pid matches the task's pid, i.e. the thread id;
 		 * event-fork adds the threads (and children) created later. */
-		for (i = 0; i < s->ntids && !err; i++) {
-			char buf[16];
+		/* one write for all threads: each write waits for the kernel */
+		char *list = xcalloc(s->ntids, 12);
+		size_t len = 0;
 
-			snprintf(buf, sizeof(buf), "%d", s->tids[i]);
-			if (tracefs_instance_file_append(s->inst, "set_event_pid", buf) < 0)
-				err = -errno;
-		}
+		for (i = 0; i < s->ntids; i++)
+			len += sprintf(list + len, "%s%d", i ? " " : "", s->tids[i]);
+		if (tracefs_instance_file_append(s->inst, "set_event_pid", list) < 0)
+			err = errno ? -errno : -EIO;
+		free(list);
 		if (!err && s->o.pid > 0)
 			err = inst_write(s, "options/event-fork", "1");
 		if (err) {
@@ -302,11 +312,25 @@ static int apply_filter(struct session *s, struct tp *tp, const char *filter)
 {
 	char file[512], why[256];
 
+	/*
+	 * Setting an ftrace filter waits for an RCU grace period: for
+	 * counters and samplers (only checked here, applied through perf) a
+	 * filter the kernel already accepted is not checked again for every
+	 * event (syscount -x puts one filter on ~360 events).  perf still
+	 * refuses it where it does not fit.
+	 */
+	if (tp->mode != TP_RECORD && s->checked_filter &&
+	    !strcmp(s->checked_filter, filter))
+		return 0;
+
 	snprintf(file, sizeof(file), "events/%s/%s/filter", tp->system, tp->name);
 	tracefs_error_clear(s->inst);
 	if (tracefs_instance_file_write(s->inst, file, filter) >= 0) {
-		if (tp->mode != TP_RECORD)	/* only checked here */
+		if (tp->mode != TP_RECORD) {	/* only checked here */
 			tracefs_instance_file_write(s->inst, file, "0");
+			free(s->checked_filter);
+			s->checked_filter = xstrdup(filter);
+		}
 		return 0;
 	}
 	kernel_reason(s, why, sizeof(why));
@@ -854,5 +878,6 @@ void session_free(struct session *s)
 		free(tp);
 	}
 	free(s->tids);
+	free(s->checked_filter);
 	free(s);
 }

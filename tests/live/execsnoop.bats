@@ -155,17 +155,9 @@ PY
 }
 
 @test "execsnoop: output to a closed pipe ends it cleanly" {
-	fifo=$BATS_TEST_TMPDIR/pipe
-	mkfifo "$fifo"
-	OUT=$BATS_TEST_TMPDIR/out ERR=$BATS_TEST_TMPDIR/err
-	ready=$BATS_TEST_TMPDIR/ready.pipe
-	TAPKIT_READY_FILE=$ready execsnoop >"$fifo" 2>"$ERR" &
-	TOOL_PID=$!
-	head -2 <"$fifo" >"$OUT" &
-	head_pid=$!
-	for i in $(seq 1 200); do [ -e "$ready" ] && break; sleep 0.05; done
+	start_piped 2 execsnoop
 	for i in 1 2 3 4 5 6; do "$PROBE" "p$i"; sleep 0.2; done
-	wait "$head_pid"
+	wait "$HEAD_PID"
 	wait_tool
 	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
 	[ "$(wc -l <"$OUT")" -eq 2 ]

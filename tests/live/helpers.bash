@@ -34,7 +34,7 @@ start_tool() {
 	fi
 	TOOL_PID=$!
 	local i
-	for i in $(seq 1 200); do
+	for i in $(seq 1 600); do
 		[ -e "$ready" ] && return 0
 		if ! kill -0 "$TOOL_PID" 2>/dev/null; then
 			wait "$TOOL_PID"
@@ -48,21 +48,38 @@ start_tool() {
 	return 1
 }
 
+# start_piped N CMD ARGS...: like start_tool, with stdout into `head -N`
+# ($OUT gets what head printed; $HEAD_PID)
+start_piped() {
+	local n=$1; shift
+	local fifo=$BATS_TEST_TMPDIR/pipe.$RANDOM ready=$BATS_TEST_TMPDIR/ready.$RANDOM
+	OUT=$BATS_TEST_TMPDIR/out ERR=$BATS_TEST_TMPDIR/err
+	mkfifo "$fifo"
+	TAPKIT_READY_FILE=$ready "$@" >"$fifo" 2>"$ERR" &
+	TOOL_PID=$!
+	head -"$n" <"$fifo" >"$OUT" &
+	HEAD_PID=$!
+	local i
+	for i in $(seq 1 600); do [ -e "$ready" ] && return 0; sleep 0.05; done
+	echo "# $1 did not become ready in 30 s" >&2
+	return 1
+}
+
 # stop_tool [SIG]: signal the tool (INT by default) and wait; $TOOL_RC
 stop_tool() {
 	kill -"${1:-INT}" "$TOOL_PID" 2>/dev/null
 	wait_tool
 }
 
-# wait_tool: wait for the tool to end by itself (at most 20 s); $TOOL_RC
+# wait_tool: wait for the tool to end by itself (at most 60 s); $TOOL_RC
 wait_tool() {
 	local i
-	for i in $(seq 1 400); do
+	for i in $(seq 1 1200); do
 		kill -0 "$TOOL_PID" 2>/dev/null || break
 		sleep 0.05
 	done
 	if kill -0 "$TOOL_PID" 2>/dev/null; then
-		echo "# tool $TOOL_PID still running after 20 s: killing it" >&2
+		echo "# tool $TOOL_PID still running after 60 s: killing it" >&2
 		kill -KILL "$TOOL_PID"
 	fi
 	wait "$TOOL_PID"

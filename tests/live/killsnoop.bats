@@ -113,3 +113,14 @@ PY
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"unknown signal 'NOPE'"* ]]
 }
+
+@test "killsnoop: output to a closed pipe ends it cleanly" {
+	start_piped 1 killsnoop
+	for i in 1 2 3 4; do kill -USR1 "$TARGET"; sleep 0.2; done
+	wait "$HEAD_PID"
+	wait_tool
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+	[ "$(wc -l <"$OUT")" -eq 1 ]
+	[ ! -s "$ERR" ] || { show_output; false; }
+	assert_clean
+}

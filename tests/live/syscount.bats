@@ -153,3 +153,14 @@ PY
 		assert_clean
 	done
 }
+
+@test "syscount: a summary into a closed pipe ends it cleanly" {
+	start_piped 1 syscount -d 1
+	wait "$HEAD_PID"
+	wait_tool
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+	[ "$(wc -l <"$OUT")" -eq 1 ]
+	grep -q '^Tracing syscalls' "$ERR"
+	[ "$(wc -l <"$ERR")" -eq 1 ] || { show_output; false; }
+	assert_clean
+}

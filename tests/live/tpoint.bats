@@ -155,3 +155,13 @@ assert last["lost"] > 0 and len(events) + last["lost"] == 200000, (len(events), 
 assert sum(last["lost_per_cpu"]) == last["lost"]
 PY
 }
+
+@test "tpoint: output to a closed pipe ends it cleanly" {
+	start_piped 1 tpoint sched:sched_process_exec
+	for i in 1 2 3 4; do "$PROBE"; sleep 0.2; done
+	wait "$HEAD_PID"
+	wait_tool
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+	[ "$(wc -l <"$OUT")" -eq 1 ]
+	assert_clean
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bats
+# The build's user-facing targets.
+
+@test "make install honours DESTDIR and PREFIX" {
+	dest=$BATS_TEST_TMPDIR/root
+	run make -s -C "$TAPKIT_TOP" install DESTDIR="$dest" PREFIX=/opt/tk
+	[ "$status" -eq 0 ] || { echo "# $output"; false; }
+	for t in tpoint syscount execsnoop killsnoop; do
+		[ -x "$dest/opt/tk/sbin/$t" ] || { echo "# no $t"; false; }
+		[ -f "$dest/opt/tk/share/man/man8/$t.8" ] || { echo "# no $t.8"; false; }
+	done
+	run "$dest/opt/tk/sbin/syscount" --help
+	[ "$status" -eq 0 ]
+}
+
+@test "every command in the Makefile's TOOLS list is built" {
+	tools=$(sed -n 's/^TOOLS := //p' "$TAPKIT_TOP/Makefile")
+	[ -n "$tools" ]
+	for t in $tools; do
+		[ -x "$TAPKIT_BIN/$t" ] || { echo "# $t not built"; false; }
+		[ -f "$TAPKIT_TOP/cmd/$t.c" ]
+	done
+}
