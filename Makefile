@@ -4,6 +4,7 @@
 #   make check      build and run every test layer
 #   make check-vm   run the live tests under Debian's stock kernel in qemu
 #   make demo       a short live tour of the suite on this machine
+#   make bench      overhead against the peer tools (bench/README.md)
 #   make install    PREFIX=/usr/local DESTDIR=
 
 TOOLS := tpoint syscount execsnoop killsnoop
@@ -47,7 +48,7 @@ HELPER_BINS := $(HELPER_SRC:tests/helpers/%.c=$(O)/tests/helpers/%)
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.PHONY: all deps check check-vm demo install uninstall clean bench
+.PHONY: all deps check check-vm demo install uninstall clean bench bench-deps
 
 all: $(BINS)
 
@@ -88,12 +89,9 @@ pkgcheck:
 	@command -v pkg-config >/dev/null || { echo "tapkit: pkg-config is missing: run 'make deps'" >&2; exit 1; }
 	@pkg-config --exists $(PKGS) || { echo "tapkit: missing development packages ($(PKGS)): run 'make deps'" >&2; exit 1; }
 
-# Debian packages: build, tests (bats, setpriv from util-linux), VM suite, peers for bench/
-DEB_BUILD := gcc make pkg-config libtracefs-dev libtraceevent-dev libdw-dev libelf-dev \
-	libncurses-dev linux-libc-dev
-DEB_TEST := bats util-linux procps python3 qemu-system-x86 busybox-static
-deps:
-	@missing=""; for p in $(DEB_BUILD) $(DEB_TEST); do \
+# Install the Debian packages in $(1) that are missing (apt-get, as root).
+define apt_install
+	@missing=""; for p in $(1); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -101,6 +99,14 @@ deps:
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; } >/dev/null \
 			|| { echo "tapkit: apt-get could not install:$$missing" >&2; exit 1; }; \
 	fi
+endef
+
+# Debian packages: build, tests (bats, setpriv from util-linux), VM suite, peers for bench/
+DEB_BUILD := gcc make pkg-config libtracefs-dev libtraceevent-dev libdw-dev libelf-dev \
+	libncurses-dev linux-libc-dev
+DEB_TEST := bats util-linux procps python3 qemu-system-x86 busybox-static
+deps:
+	$(call apt_install,$(DEB_BUILD) $(DEB_TEST))
 
 tests-build: $(UNIT_BINS) $(HELPER_BINS)
 .PHONY: tests-build
@@ -117,7 +123,13 @@ demo: deps
 	$(Q)$(MAKE) --no-print-directory all tests-build
 	$(Q)scripts/demo.sh
 
-bench: all tests-build
+# the peers bench/ compares against (optional: the scripts skip what is missing)
+DEB_BENCH := linux-perf bpftrace trace-cmd perf-tools-unstable
+bench-deps:
+	$(call apt_install,$(DEB_BENCH))
+
+bench: deps bench-deps
+	$(Q)$(MAKE) --no-print-directory all tests-build
 	$(Q)bench/syscount.sh
 	$(Q)bench/transport.sh
 

@@ -259,6 +259,23 @@ tr_stop() {
 	return $rc
 }
 
+# wait_released " PID PID ": wait (at most STOP_TIMEOUT) for the tapkit-release
+# helpers that were not in the list to exit.  We only watch them: they are
+# detached (setsid, reparented), and they must finish their work.
+wait_released() {
+	local before=$1 p t0 left
+	t0=$(now_us)
+	while :; do
+		left=0
+		for p in $(pgrep -x tapkit-release); do
+			[[ $before == *" $p "* ]] || left=1
+		done
+		[ $left = 0 ] && return 0
+		[ $(( ($(now_us) - t0) / 1000000 )) -ge "$STOP_TIMEOUT" ] && return 1
+		sleep 0.02
+	done
+}
+
 # ---- cross-checks ------------------------------------------------------------
 
 # Tracers running on this machine that are not ours (other sessions' tests):
@@ -327,10 +344,15 @@ foreign_stale() {
 #   cfg_ID_tapkit (opt.)    present for tapkit commands
 # run_pairs "ID ID ...": R rounds of (untraced, traced) per ID; one line per
 # traced run in $RESULTS:
-#   id round untraced_ns traced_ns cpu_us maxrss_kb ready_ms stop_ms lost count expect noisy status
+#   id round untraced_ns traced_ns cpu_us maxrss_kb ready_ms stop_ms lost count
+#   expect noisy status gone_ms
+# gone: SIGINT to the exit of the tracer and of any "tapkit-release" helper
+# it left to release its perf counters in the background (syscount detaches
+# one: the kernel takes a grace period per tracepoint); the next run starts
+# only then, since the helper keeps the syscall tracepoints registered.
 RUNNABLE=()
 run_pairs() {
-	local ids="$1" id r why u t fa fb ready stop
+	local ids="$1" id r why u t fa fb ready stop rel0 t_int gone
 	RUNNABLE=()
 	for id in $ids; do
 		if [ -n "$ONLY" ] && ! [[ ",$ONLY," == *",$id,"* ]]; then
@@ -351,6 +373,7 @@ run_pairs() {
 				continue
 			fi
 			u=$WL_NS
+			rel0=" $(pgrep -x tapkit-release | tr '\n' ' ') "
 			wl_start "$N"
 			if ! "cfg_${id}_start"; then
 				kill "$WL_PID" 2>/dev/null
@@ -363,7 +386,10 @@ run_pairs() {
 			wl_go
 			wl_finish || { log "  $id round $r: workload failed"; tr_stop; continue; }
 			t=$WL_NS
+			t_int=$(now_us)
 			tr_stop
+			wait_released "$rel0"
+			gone=$(( ($(now_us) - t_int) / 1000 ))
 			P_COUNT="-" P_EXPECT="-" P_LOST="-"
 			"cfg_${id}_parse"
 			restore_tracing_on
@@ -372,16 +398,16 @@ run_pairs() {
 			else
 				ready=$TR_READY_MS
 			fi
-			stop=$(awk -v v="$S_stop_ns" 'BEGIN { printf "%.0f", v / 1e6 }')
-			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+			stop=$(awk -v v="$S_stop_ns" 'BEGIN { if (v < 0) print "-"; else printf "%.0f", v / 1e6 }')
+			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
 				"$id" "$r" "$u" "$t" $((S_user_us + S_sys_us)) "$S_maxrss_kb" \
 				"$ready" "$stop" "$P_LOST" "$P_COUNT" "$P_EXPECT" \
-				$(( fa + fb > 0 ? 1 : 0 )) "$S_status" >> "$RESULTS"
-			log "$(printf '  round %d/%d %-8s untraced %6.1f  traced %7.1f ns/call  cpu %5.2fs  ready %s ms  stop %s ms  lost %s  count %s%s' \
+				$(( fa + fb > 0 ? 1 : 0 )) "$S_status" "$gone" >> "$RESULTS"
+			log "$(printf '  round %d/%d %-8s untraced %6.1f  traced %7.1f ns/call  cpu %5.2fs  ready %s ms  stop %s ms  gone %s ms  lost %s  count %s%s' \
 				"$r" "$R" "$id" "$(awk -v v="$u" -v n="$N" 'BEGIN{print v/n}')" \
 				"$(awk -v v="$t" -v n="$N" 'BEGIN{print v/n}')" \
 				"$(awk -v v=$((S_user_us + S_sys_us)) 'BEGIN{print v/1e6}')" \
-				"$ready" "$stop" "$P_LOST" "$P_COUNT" \
+				"$ready" "$stop" "$gone" "$P_LOST" "$P_COUNT" \
 				"$([ $((fa + fb)) -gt 0 ] && echo "  (other tracers running: $((fa + fb)))")")"
 		done
 	done
@@ -404,7 +430,8 @@ summary() {
 		cpusum += $5; handled += n - ($9 == "-" ? 0 : $9)
 		if ($6 > rss) rss = $6
 		rd = $7; sub(/^~/, "", rd); if (rd != "") { kr++; ready[kr] = rd + 0 }; if ($7 ~ /^~/) approx = 1
-		st[k] = $8
+		if ($8 != "-") { ks++; st[ks] = $8 }
+		gn[k] = $14
 		if ($9 != "-") { haslost = 1; lost += $9; if ($9 > 0) lostruns++ }
 		if ($10 != "-" && $11 != "-") {
 			hascheck = 1; d = $10 - $11
@@ -416,7 +443,9 @@ summary() {
 		if (!k) { print "M_pairs=0"; exit }
 		printf "M_pairs=%d\n", k
 		printf "M_u=%.1f\nM_t=%.1f\nM_added=%.1f\nM_ratio=%.2f\n", med(u, k), med(t, k), med(ad, k), med(ra, k)
-		printf "M_cpu=%.2f\nM_cpuev=%.0f\nM_rss=%.1f\nM_stop=%.0f\n", med(cpu, k), med(cpuev, k), rss / 1024, med(st, k)
+		printf "M_cpu=%.2f\nM_cpuev=%.0f\nM_rss=%.1f\nM_stop=%.0f\n", med(cpu, k), med(cpuev, k), rss / 1024, (ks ? med(st, ks) : -1)
+		if (!ks) printf "M_stop=-\n"
+		printf "M_gone=%.0f\n", med(gn, k)
 		printf "M_cpuh=%.0f\n", (handled > 0 ? cpusum * 1000 / handled : 0)
 		printf "M_ready=%s\n", kr ? (approx ? "~" : "") sprintf("%.1f", med(ready, kr)) : "-"
 		printf "M_lost=%s\nM_lostruns=%d\n", haslost ? lost : "-", lostruns
@@ -430,24 +459,24 @@ summary() {
 # load_summary ID: evaluate summary ID into M_* variables.
 load_summary() {
 	M_pairs=0 M_u=- M_t=- M_added=- M_ratio=- M_cpu=- M_cpuev=- M_rss=- M_stop=-
-	M_ready=- M_lost=- M_lostruns=0 M_check=- M_noisy=0 M_cpuh=-
+	M_ready=- M_lost=- M_lostruns=0 M_check=- M_noisy=0 M_cpuh=- M_gone=-
 	eval "$(summary "$1")"
 }
 
 # print_table "ID ...": the results table for those IDs (run ones only).
 print_table() {
 	local id
-	printf '%-48s %8s %8s %8s %6s %8s %8s %7s %9s %8s %9s %s\n' \
+	printf '%-48s %8s %8s %8s %6s %6s %6s %7s %9s %8s %8s %8s %s\n' \
 		"tracer (same workload)" "untraced" "traced" "added" "ratio" "CPU s" "CPU/ev" \
-		"RSS MiB" "ready ms" "stop ms" "lost" "count check"
-	printf '%-48s %8s %8s %8s %6s %8s %8s %7s %9s %8s %9s %s\n' \
-		"" "ns/call" "ns/call" "ns/call" "x" "tracer" "ns" "peak" "median" "median" "total" ""
+		"RSS MiB" "ready ms" "stop ms" "gone ms" "lost" "count check"
+	printf '%-48s %8s %8s %8s %6s %6s %6s %7s %9s %8s %8s %8s %s\n' \
+		"" "ns/call" "ns/call" "ns/call" "x" "tracer" "ns" "peak" "median" "median" "median" "total" ""
 	for id in $1; do
 		load_summary "$id"
 		[ "$M_pairs" -gt 0 ] || continue
-		printf '%-48s %8s %8s %8s %6s %8s %8s %7s %9s %8s %9s %s\n' \
+		printf '%-48s %8s %8s %8s %6s %6s %6s %7s %9s %8s %8s %8s %s\n' \
 			"$("cfg_${id}_label")" "$M_u" "$M_t" "+$M_added" "$M_ratio" "$M_cpu" \
-			"$M_cpuev" "$M_rss" "$M_ready" "$M_stop" "$M_lost" "$M_check"
+			"$M_cpuev" "$M_rss" "$M_ready" "$M_stop" "$M_gone" "$M_lost" "$M_check"
 	done
 }
 

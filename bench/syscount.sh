@@ -185,7 +185,9 @@ echo "medians of the per-pair differences and quotients.  CPU: user+sys of the"
 echo "tracer process tree over its whole run (start-up and teardown included);"
 echo "CPU/ev = that over N.  ready: launch to TAPKIT_READY_FILE for tapkit (inotify);"
 echo "~ = peers, polled (perf: its command started; bpftrace: BEGIN printed;"
-echo "trace-cmd: event and tracing_on enabled).  stop: SIGINT to exit."
+echo "trace-cmd: event and tracing_on enabled).  stop: SIGINT to exit.  gone: SIGINT
+until the tracer and the tapkit-release helper syscount detaches to release
+its perf counters in the background have both exited (the next run waits)."
 echo "count check: syscount's getppid row = N; syscount -P's and bpftrace's row for"
 echo "the workload = N+2 (its write and exit_group after the release); perf = N."
 if [ -s "$TMP/tc.unread" ]; then
@@ -196,7 +198,7 @@ print_skipped
 
 echo
 echo "Start-up (median of $R; min), launch = fork of the tool:"
-load_summary sc;  SC_READY=$M_ready SC_STOP=$M_stop SC_RSS=$M_rss SC_LOST=$M_lost SC_CHECK=$M_check SC_ADDED=$M_added SC_PAIRS=$M_pairs
+load_summary sc;  SC_READY=$M_ready SC_STOP=$M_stop SC_GONE=$M_gone SC_RSS=$M_rss SC_LOST=$M_lost SC_CHECK=$M_check SC_ADDED=$M_added SC_PAIRS=$M_pairs
 load_summary scP; SCP_READY=$M_ready SCP_STOP=$M_stop SCP_RSS=$M_rss SCP_LOST=$M_lost SCP_CHECK=$M_check SCP_ADDED=$M_added SCP_PAIRS=$M_pairs
 min_ready() { awk -F'\t' -v id="$1" '$1 == id && $7 != "" { v = $7; sub(/^~/, "", v); if (m == "" || v + 0 < m) m = v + 0 } END { print (m == "" ? "-" : m) }' "$RESULTS"; }
 printf '  %-52s %8s ms (min %s)\n' "syscount: launch to ready" "$SC_READY" "$(min_ready sc)"
@@ -206,6 +208,7 @@ printf '  %-52s %8s ms (min %s)\n' "tpoint -j sys_enter_getppid: launch to first
 read -r FB_MED FB_MIN <<< "$FIRST_BPF"
 have bpftrace && printf '  %-52s %8s ms (min %s)\n' "bpftrace printf on sys_enter_getppid: to first event" "$FB_MED" "$FB_MIN"
 printf '  %-52s %8s ms\n' "syscount: SIGINT to exit" "$SC_STOP"
+printf '  %-52s %8s ms\n' "syscount: SIGINT to its release helper's exit" "$SC_GONE"
 printf '  %-52s %8s ms\n' "syscount -P: SIGINT to exit" "$SCP_STOP"
 
 # ---- targets -------------------------------------------------------------------

@@ -227,7 +227,8 @@ int main(int argc, char **argv)
 	fprintf(f, "pid=%d\n", pid);
 	fprintf(f, "ready_ns=%lld\n", t_ready);
 	fprintf(f, "first_ns=%lld\n", t_first);
-	fprintf(f, "stop_ns=%lld\n", t_stop < 0 ? -1 : t_end - t_stop);
+	/* -1 when it exited by itself (e.g. syscount -p after its target) */
+	fprintf(f, "stop_ns=%lld\n", t_stop < 0 || t_end < t_stop ? -1 : t_end - t_stop);
 	fprintf(f, "wall_ns=%lld\n", t_end - t0);
 	fprintf(f, "user_us=%lld\n", (long long)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec);
 	fprintf(f, "sys_us=%lld\n", (long long)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec);

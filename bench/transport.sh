@@ -147,6 +147,7 @@ print_table "$IDS"
 echo
 echo "added = what one event costs the traced program (median of per-pair"
 echo "differences); CPU = the reader's own user+sys over its whole run, CPU/ev = over N."
+echo "stop: SIGINT to exit; gone: until any tapkit-release helper it left has exited."
 echo "ftring/perfring only count records: the floor of each ring with a reader."
 echo "tpoint text/JSON decode, format and write every event (output to /dev/null,"
 echo "or to a file whose workload lines are counted: must be N).  lost: tapkit's"
