@@ -271,7 +271,6 @@ static void emit(struct execsnoop *es, const struct tk_event *ev, pid_t pid,
 			printf("%-9s", hms);
 		printf("%-16s %-7d %-7d %3d %s\n", comm, pid, ppid, ret, line);
 	}
-	tool_flush();
 }
 
 static void on_exec(struct execsnoop *es, const struct tk_event *ev)
@@ -446,7 +445,9 @@ static struct tp *add(struct execsnoop *es, const char *sys, const char *name,
 static int setup(struct tool *t, struct loop *l)
 {
 	struct execsnoop *es = t->ctx;
-	struct session_opts so = { .ordered = true, .wakeup_percent = 0 };
+	struct session_opts so = {
+		.ordered = true, .wakeup_percent = 0, .batch_end = tool_flush_batch,
+	};
 
 	es->pending = hmap_new(sizeof(struct pending));
 	es->parent = hmap_new(sizeof(pid_t));

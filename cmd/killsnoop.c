@@ -156,7 +156,6 @@ static void emit(struct killsnoop *ks, const struct tk_event *ev,
 		printf("%-9s %-7d %-16s %-4d %-7d %d\n", when, pid, st->comm,
 		       st->sig, st->tpid, ret);
 	}
-	tool_flush();
 }
 
 static void on_event(const struct tk_event *ev, void *arg)
@@ -215,7 +214,9 @@ static int add_call(struct killsnoop *ks, struct call *c, const char *name,
 static int setup(struct tool *t, struct loop *l)
 {
 	struct killsnoop *ks = t->ctx;
-	struct session_opts so = { .ordered = true, .pid = ks->o.pid };
+	struct session_opts so = {
+		.ordered = true, .pid = ks->o.pid, .batch_end = tool_flush_batch,
+	};
 	char filter[128] = "";
 	int len = 0;
 

@@ -227,7 +227,6 @@ static void on_event(const struct tk_event *ev, void *arg)
 		if (tpt->o.stacks)
 			print_stack(tpt, ev);
 	}
-	tool_flush();
 }
 
 static void collect_fields(struct tpoint *tpt)
@@ -251,6 +250,7 @@ static int setup(struct tool *t, struct loop *l)
 		.ordered = true, .pid = tpt->o.pid, .tid = tpt->o.tid,
 		.buffer_kb = (unsigned long)tpt->o.buffer_kb,
 		.wakeup_percent = 0,
+		.batch_end = tool_flush_batch,
 	};
 
 	tpt->s = session_new(&so);
@@ -331,7 +331,8 @@ static int list(const char *glob)
 		if (!glob || fnmatch(glob, line, 0) == 0)
 			printf("%s\n", line);
 	free(buf);
-	return tool_flush() ? TK_EXIT_OK : TK_EXIT_OK;
+	tool_flush();
+	return TK_EXIT_OK;
 }
 
 static int view(const struct opts *o)

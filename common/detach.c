@@ -21,11 +21,15 @@ static bool wanted(int fd, const int *fds, int n)
 	return false;
 }
 
-/* In the grandchild: keep only @fds, then close them and exit. */
-static void release(const int *fds, int n)
+/*
+ * In the grandchild: keep only @fds and the read end of the go-ahead pipe,
+ * wait until the caller has dropped its references, then close them.
+ */
+static void release(const int *fds, int n, int go)
 {
 	int i, null = open("/dev/null", O_RDWR);
 	sigset_t all;
+	char c;
 	DIR *d;
 
 	sigfillset(&all);
@@ -46,11 +50,14 @@ static void release(const int *fds, int n)
 			int fd = atoi(de->d_name);
 
 			if (de->d_name[0] != '.' && fd > 2 && fd != dfd &&
-			    !wanted(fd, fds, n))
+			    fd != go && !wanted(fd, fds, n))
 				close(fd);
 		}
 		closedir(d);
 	}
+	/* EOF once the caller closed the write end (or exited) */
+	while (read(go, &c, 1) > 0 || errno == EINTR)
+		;
 	for (i = 0; i < n; i++)
 		close(fds[i]);
 	_exit(0);
@@ -58,19 +65,31 @@ static void release(const int *fds, int n)
 
 int detach_release(const int *fds, int n)
 {
+	int go[2], status, err;
 	pid_t child;
-	int status;
 
-	if (n <= 0)
-		return 0;
+	if (n <= 0 || pipe2(go, O_CLOEXEC) < 0)
+		return n <= 0 ? -EINVAL : -errno;
 	child = fork();
-	if (child < 0)
-		return -errno;
+	if (child < 0) {
+		err = -errno;
+		close(go[0]);
+		close(go[1]);
+		return err;
+	}
 	if (child == 0) {
+		close(go[1]);
 		if (fork() == 0)
-			release(fds, n);
+			release(fds, n, go[0]);
 		_exit(0);
 	}
+	close(go[0]);
 	waitpid(child, &status, 0);
-	return 0;
+	return go[1];
+}
+
+void detach_release_done(int token)
+{
+	if (token >= 0)
+		close(token);
 }

@@ -42,6 +42,11 @@ bool tool_flush(void)
 	return false;
 }
 
+void tool_flush_batch(void *unused)
+{
+	tool_flush();
+}
+
 bool tool_check_root(void)
 {
 	if (geteuid() == 0)

@@ -38,6 +38,8 @@ int tool_run(struct tool *t);
 void tool_stop(void);
 /* Flush stdout; on EPIPE stop quietly.  Returns false when output is gone. */
 bool tool_flush(void);
+/* tool_flush() as a per-batch callback (session_opts.batch_end). */
+void tool_flush_batch(void *unused);
 
 /* Print "tool: need root" style errors consistently; true when allowed. */
 bool tool_check_root(void);

@@ -39,6 +39,7 @@ struct session {
 	struct ring *ring;
 	struct perf_group *group;	/* the TP_COUNT counters */
 	int ncounters;
+	int release_token;		/* detach_release() until we closed ours */
 	char *checked_filter;		/* last filter the kernel accepted */
 	pid_t *tids;			/* -p/-t scope for perf sources */
 	int ntids;
@@ -104,6 +105,7 @@ struct session *session_new(const struct session_opts *o)
 
 	if (o)
 		s->o = *o;
+	s->release_token = -1;
 	task_start_time(getpid(), &start);
 	snprintf(s->name, sizeof(s->name), SESSION_PREFIX "%d_%llu", getpid(), start);
 	return s;
@@ -525,6 +527,8 @@ long session_drain(struct session *s)
 		n += m;
 	}
 	report_new_loss(s);
+	if (n > 0 && s->o.batch_end)
+		s->o.batch_end(s->arg);
 	return n;
 }
 
@@ -583,15 +587,16 @@ static int open_counters(struct session *s)
 }
 
 /*
- * Releasing a tracepoint's last perf event waits for RCU grace periods under
- * the kernel's event_mutex, tracepoint after tracepoint: for syscount's ~360
- * counters that is ~10 ms on an idle machine and 15 s on a busy one.  The
- * counters are disabled by now, so a detached helper holds the last
- * references while the kernel releases them, and our closes return at once.
+ * Releasing a tracepoint's last perf event waits for an RCU grace period
+ * under the kernel's event_mutex, tracepoint after tracepoint: for
+ * syscount's ~360 counters that measured 16-18 s on an idle machine (perf
+ * stat pays the same).  The counters are disabled by now, so a detached
+ * helper holds the last references while the kernel releases them, and our
+ * own closes return at once.
  */
 static void free_counters(struct session *s)
 {
-	int *fds, nfds = 0, n, i;
+	int *fds, nfds = 0, n, i, token = -1;
 	const int *cfds;
 	struct tp *tp;
 
@@ -608,7 +613,8 @@ static void free_counters(struct session *s)
 				fds[nfds++] = cfds[i];
 		}
 		nfds += perf_group_fds(s->group, fds + nfds);
-		if (detach_release(fds, nfds) < 0)
+		token = detach_release(fds, nfds);
+		if (token < 0)
 			pr_info("closing %d perf events here: cannot fork", nfds);
 		free(fds);
 	}
@@ -616,6 +622,9 @@ static void free_counters(struct session *s)
 		perf_counter_free(tp->counter);
 		tp->counter = NULL;
 	}
+	/* the leaders are closed by session_close() after this: keep the
+	 * helper waiting until then, so that its closes are the last */
+	s->release_token = token;
 }
 
 static int on_ready(struct loop *l, int fd, void *arg)
@@ -849,6 +858,8 @@ void session_close(struct session *s)
 	}
 	perf_group_free(s->group);
 	s->group = NULL;
+	detach_release_done(s->release_token);
+	s->release_token = -1;
 	ring_free(s->ring);
 	s->ring = NULL;
 	if (s->inst && s->instance_created) {

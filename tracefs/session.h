@@ -62,6 +62,9 @@ struct session_opts {
 	bool ordered;			/* records in timestamp order */
 	int wakeup_percent;		/* wake the reader at this fill; 0: at once */
 	unsigned int drain_ms;		/* also drain on this period; 0: never */
+	/* called after each drain that delivered records (e.g. flush output
+	 * once per batch rather than once per event) */
+	void (*batch_end)(void *arg);
 };
 
 struct session;
