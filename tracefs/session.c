@@ -175,9 +175,10 @@ static int load_scope(struct session *s)
 
 static int setup_instance(struct session *s)
 {
-	int err, i;
+	int err = 0, i;
 
-	err = inst_write(s, "trace_clock", "mono");
+	if (!s->o.local_clock)
+		err = inst_write(s, "trace_clock", "mono");
 	if (!err)
 		err = inst_write(s, "options/overwrite", "0");
 	if (!err && s->o.buffer_kb)
