@@ -7,12 +7,14 @@
  * time and walked with kbuffer; but records are only counted, never
  * decoded, ordered or printed.
  *
- *   ftring [-b KB] [-w PERCENT] [-p PID] sys:event
+ *   ftring [-b KB] [-w PERCENT] [-p PID] [-a] sys:event
  *
  *   -b KB       per-CPU ring size (default: the instance's default)
  *   -w PERCENT  buffer_percent: wake the reader at this fill (default 0,
  *               as tpoint; syscount -P uses 25)
  *   -p PID      also count the records whose common_pid is PID
+ *   -a          record our own syscalls too (no set_event_notrace_pid), as
+ *               trace-cmd --no-filter does
  *
  * The instance is named tkbench_<pid> (not tapkit_*, which tapkit's
  * stale-session cleanup owns) and removed at exit, also after SIGINT or
@@ -100,10 +102,12 @@ static void walk(struct kbuffer *kb, void *page, int pid)
 
 static void drain(int *fds, struct kbuffer *kb, void *page, long subbuf, int pid)
 {
-	int c;
+	int c, n;
 
+	/* at most 4096 sub-buffers per CPU per call, so a busy ring cannot
+	 * keep us from seeing SIGINT */
 	for (c = 0; c < ncpu; c++) {
-		for (;;) {
+		for (n = 0; n < 4096; n++) {
 			ssize_t n = read(fds[c], page, subbuf);
 
 			if (n <= 0)
@@ -125,7 +129,7 @@ int main(int argc, char **argv)
 {
 	const char *bkb = NULL, *pct = "0", *ready;
 	char rel[512], *colon, spec[256];
-	int opt, c, pid = 0, sfd, stop = 0, err, *fds;
+	int opt, c, pid = 0, sfd, stop = 0, err, *fds, self = 0;
 	long subbuf = sysconf(_SC_PAGESIZE);
 	struct pollfd *pfd;
 	struct kbuffer *kb;
@@ -133,18 +137,19 @@ int main(int argc, char **argv)
 	void *page;
 	FILE *f;
 
-	while ((opt = getopt(argc, argv, "b:w:p:")) != -1) {
+	while ((opt = getopt(argc, argv, "ab:w:p:")) != -1) {
 		switch (opt) {
+		case 'a': self = 1; break;
 		case 'b': bkb = optarg; break;
 		case 'w': pct = optarg; break;
 		case 'p': pid = atoi(optarg); break;
 		default:
-			fprintf(stderr, "usage: ftring [-b KB] [-w PERCENT] [-p PID] sys:event\n");
+			fprintf(stderr, "usage: ftring [-b KB] [-w PERCENT] [-p PID] [-a] sys:event\n");
 			return 2;
 		}
 	}
 	if (optind != argc - 1 || !strchr(argv[optind], ':')) {
-		fprintf(stderr, "usage: ftring [-b KB] [-w PERCENT] [-p PID] sys:event\n");
+		fprintf(stderr, "usage: ftring [-b KB] [-w PERCENT] [-p PID] [-a] sys:event\n");
 		return 2;
 	}
 	snprintf(spec, sizeof(spec), "%s", argv[optind]);
@@ -170,6 +175,14 @@ int main(int argc, char **argv)
 		err = wfile("buffer_size_kb", bkb);
 	if (!err)
 		err = wfile("buffer_percent", pct);
+	/* never record ourselves: our reads are syscalls (raw_syscalls would
+	 * feed back on itself), as tapkit's sessions do */
+	if (!err && !self) {
+		char me[16];
+
+		snprintf(me, sizeof(me), "%d", getpid());
+		err = wfile("set_event_notrace_pid", me);
+	}
 	if (err) {
 		fprintf(stderr, "ftring: cannot configure %s: %s\n", inst, strerror(-err));
 		return 1;

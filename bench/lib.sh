@@ -502,7 +502,7 @@ target() { printf '%-4s  %s: %s\n' "$2" "$1" "$3"; }
 bench_header() {
 	echo "# $1"
 	echo "# $(date -u '+%Y-%m-%d %H:%M UTC') on $(uname -r), $(nproc) CPUs; N=$N getppid() calls, R=$R pairs, medians"
-	echo "# tapkit $(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo '?')"
+	echo "# tapkit $(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo '?'), build/bin/syscount built $(date -u -r "$BIN/syscount" '+%H:%M UTC' 2>/dev/null || echo '?')"
 }
 
 print_skipped() {

@@ -16,7 +16,7 @@ usage() {
 
 	  -n N     getppid() calls per run (default 3000000)
 	  -r R     traced/untraced pairs per tracer (default 5)
-	  -t IDS   only these tracers (comma list of: sc,scp,scP,perf,scperf,bpf,tcmd)
+	  -t IDS   only these tracers (comma list of: sc,scp,scP,ftraw,perf,scperf,bpf,tcmd)
 	  -s SECS  settle time after a peer looks ready (default 0.3)
 	  -v       more detail on stderr
 	  -h       this help
@@ -64,6 +64,20 @@ cfg_scP_parse() {
 	P_COUNT=${P_COUNT:--1}
 	P_EXPECT=$((N + 2))
 	P_LOST=$(tapkit_lost "$TR_ERR")
+}
+
+# The floor under syscount -P: the same event into the same kind of ring
+# (private instance, 4 MiB per CPU, reader woken at 25%), with a reader that
+# only counts records (bench/ftring.c).  What -P costs above it is its own.
+cfg_ftraw_label() { echo "ring floor: ftring raw_syscalls:sys_enter"; }
+cfg_ftraw_check() { [ -x "$BB/ftring" ] || { echo "build/bench/ftring not built (libtraceevent-dev?)"; return 1; }; }
+cfg_ftraw_start() { tr_start ftraw file "$BB/ftring" -b 4096 -w 25 -p "$WL_PID" raw_syscalls:sys_enter; }
+cfg_ftraw_parse() {
+	P_COUNT=$(grep -oE 'pid_records=[0-9]+' "$TR_OUT" | cut -d= -f2)
+	P_COUNT=${P_COUNT:--1}
+	P_EXPECT=$((N + 2))
+	P_LOST=$(grep -oE 'lost=[0-9]+' "$TR_OUT" | cut -d= -f2)
+	P_LOST=${P_LOST:--}
 }
 
 cfg_perf_label() { echo "perf stat -e sys_enter_getppid -a"; }
@@ -120,7 +134,7 @@ cfg_tcmd_parse() {
 	rm -f "$TMP/tc.dat"*
 }
 
-IDS="sc scp scP perf scperf bpf tcmd"
+IDS="sc scp scP ftraw perf scperf bpf tcmd"
 
 log "bench/syscount.sh: N=$N, R=$R pairs per tracer; results in $TMP until the end"
 run_pairs "$IDS"
