@@ -24,8 +24,3 @@ long syscall_nr(const char *name)
 			return i;
 	return -1;
 }
-
-long syscall_max(void)
-{
-	return NNAMES;
-}

@@ -8,7 +8,5 @@
 const char *syscall_name(long nr);
 /* The number of @name, or -1. */
 long syscall_nr(const char *name);
-/* One past the highest number with a name. */
-long syscall_max(void);
 
 #endif

@@ -47,14 +47,6 @@ void tool_flush_batch(void *unused)
 	tool_flush();
 }
 
-bool tool_check_root(void)
-{
-	if (geteuid() == 0)
-		return true;
-	pr_err("tracing needs root (or CAP_SYS_ADMIN and CAP_PERFMON): run as root");
-	return false;
-}
-
 /*
  * $TAPKIT_READY_FILE names a file created once tracing is live, so a script
  * can start its workload only then (systemd's READY=1, as a file).

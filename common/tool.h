@@ -41,7 +41,4 @@ bool tool_flush(void);
 /* tool_flush() as a per-batch callback (session_opts.batch_end). */
 void tool_flush_batch(void *unused);
 
-/* Print "tool: need root" style errors consistently; true when allowed. */
-bool tool_check_root(void);
-
 #endif

@@ -7,9 +7,9 @@ setup() {
 	require_root
 }
 
-# Run syscount ARGS on a held sysloop WORKLOAD...; syscount ends with it.
+# count_workload KIND N [SYSCOUNT ARGS...]: syscount -p on a held
+# `sysloop KIND N`; syscount ends with it.
 count_workload() {
-	local nargs=$1; shift
 	start_held "$SYSLOOP" wait-stdin "${@:1:2}"
 	shift 2
 	start_tool syscount -p "$WL_PID" "$@"
@@ -22,7 +22,7 @@ teardown() {
 }
 
 @test "syscount: counting mode counts a process's getppid() calls exactly" {
-	count_workload 0 getppid 4321
+	count_workload getppid 4321
 	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
 	grep -Eq '^getppid +4321$' "$OUT" || { show_output; false; }
 	grep -q '^SYSCALL  *COUNT$' "$OUT"
@@ -30,7 +30,7 @@ teardown() {
 }
 
 @test "syscount: -v says counting mode is used" {
-	count_workload 0 getppid 10 -v
+	count_workload getppid 10 -v
 	grep -q 'perf_event counting mode' "$ERR" || { show_output; false; }
 }
 
@@ -45,21 +45,21 @@ teardown() {
 }
 
 @test "syscount: -x counts only failed calls" {
-	count_workload 0 fail 77 -x
+	count_workload fail 77 -x
 	grep -Eq '^openat +77$' "$OUT" || { show_output; false; }
 	! grep -q '^getppid' "$OUT"
 	grep -q 'Tracing failed syscalls' "$ERR"
 }
 
 @test "syscount: -e ENOENT matches, -e EPERM does not" {
-	count_workload 0 fail 55 -e ENOENT
+	count_workload fail 55 -e ENOENT
 	grep -Eq '^openat +55$' "$OUT" || { show_output; false; }
-	count_workload 0 fail 55 -e EPERM
+	count_workload fail 55 -e EPERM
 	! grep -q '^openat' "$OUT" || { show_output; false; }
 }
 
 @test "syscount: -P counts by process with PID and COMM" {
-	count_workload 0 getppid 1000 -P
+	count_workload getppid 1000 -P
 	[ "$TOOL_RC" -eq 0 ]
 	grep -q '^PID    COMM  *COUNT$' "$OUT"
 	# 1000 getppid() and the final exit_group()
@@ -68,12 +68,12 @@ teardown() {
 }
 
 @test "syscount: -P -x counts a process's failures" {
-	count_workload 0 fail 40 -P -x
+	count_workload fail 40 -P -x
 	grep -Eq "^$WL_PID +sysloop +40$" "$OUT" || { show_output; false; }
 }
 
 @test "syscount: -L adds total and average latency" {
-	count_workload 0 getppid 500 -L
+	count_workload getppid 500 -L
 	grep -q 'TIME (us) *AVG (us)$' "$OUT" || { show_output; false; }
 	line=$(grep -E '^getppid ' "$OUT")
 	[ "$(awk '{print $2}' <<<"$line")" -eq 500 ]
@@ -81,12 +81,12 @@ teardown() {
 }
 
 @test "syscount: -L -m prints milliseconds" {
-	count_workload 0 getppid 100 -L -m
+	count_workload getppid 100 -L -m
 	grep -q 'TIME (ms) *AVG (ms)$' "$OUT" || { show_output; false; }
 }
 
 @test "syscount: -j prints one JSON summary with exact counts" {
-	count_workload 0 getppid 2222 -j
+	count_workload getppid 2222 -j
 	[ "$(wc -l <"$OUT")" -eq 1 ]
 	python3 - "$OUT" <<'PY'
 import json, sys
@@ -98,7 +98,7 @@ PY
 }
 
 @test "syscount: -P -L -j has pid, comm, count and latencies" {
-	count_workload 0 getppid 300 -P -L -j
+	count_workload getppid 300 -P -L -j
 	python3 - "$OUT" "$WL_PID" <<'PY'
 import json, sys
 o = json.loads(open(sys.argv[1]).read())
