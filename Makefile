@@ -36,7 +36,7 @@ CFLAGS ?= -O2 -g
 ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -I. -I$(O)/gen $(PKG_CFLAGS) -MMD -MP
 LDLIBS := $(PKG_LIBS) -pthread
 
-CORE_SRC := $(wildcard common/*.c tracefs/*.c)
+CORE_SRC := $(wildcard common/*.c tracefs/*.c lang/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(O)/%.o)
 LIB := $(O)/libtapkit.a
 BINS := $(TOOLS:%=$(O)/bin/%)
@@ -142,6 +142,6 @@ uninstall:
 	rm -f $(TOOLS:%=$(DESTDIR)$(BINDIR)/%) $(TOOLS:%=$(DESTDIR)$(MANDIR)/man8/%.8)
 
 clean:
-	rm -rf $(O)/bin $(O)/common $(O)/tracefs $(O)/cmd $(O)/tests $(O)/gen $(LIB)
+	rm -rf $(O)/bin $(O)/common $(O)/tracefs $(O)/lang $(O)/cmd $(O)/tests $(O)/gen $(LIB)
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
