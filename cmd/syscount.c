@@ -436,7 +436,6 @@ static int setup(struct tool *t, struct loop *l)
 		.buffer_kb = records ? (unsigned long)sc->o.buffer_kb : 0,
 		.wakeup_percent = 25,
 		.drain_ms = 200,
-		.local_clock = !sc->o.latency,	/* -P alone never reads timestamps */
 	};
 	int err;
 

@@ -13,7 +13,7 @@
 #include <string.h>
 
 struct tk_event {
-	uint64_t ts;		/* ns, CLOCK_MONOTONIC (trace_clock "mono") */
+	uint64_t ts;		/* ns, CLOCK_MONOTONIC */
 	int cpu;
 	int pid;		/* common_pid: the thread id */
 	int id;			/* trace event id (common_type) */

@@ -24,6 +24,7 @@ struct watch {
 	int fd;
 	bool owned;		/* close in loop_free() */
 	bool oneshot;		/* remove after the first call (pidfd) */
+	bool rearm;		/* EPOLLONESHOT: quiet until loop_rearm() */
 	loop_fn fn;
 	void *arg;
 	struct watch *next;
@@ -41,17 +42,26 @@ struct loop {
 	bool broken_pipe;
 };
 
-static int add_watch(struct loop *l, int fd, bool owned, bool oneshot,
-		     loop_fn fn, void *arg)
+static struct watch *new_watch(int fd, bool owned, bool oneshot, loop_fn fn,
+			       void *arg)
 {
 	struct watch *w = xcalloc(1, sizeof(*w));
-	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = w };
 
 	w->fd = fd;
 	w->owned = owned;
 	w->oneshot = oneshot;
 	w->fn = fn;
 	w->arg = arg;
+	return w;
+}
+
+static int insert_watch(struct loop *l, struct watch *w)
+{
+	struct epoll_event ev = {
+		.events = EPOLLIN | (w->rearm ? EPOLLONESHOT : 0), .data.ptr = w,
+	};
+	int fd = w->fd;
+
 	if (epoll_ctl(l->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
 		int err = -errno;
 
@@ -61,6 +71,12 @@ static int add_watch(struct loop *l, int fd, bool owned, bool oneshot,
 	w->next = l->watches;
 	l->watches = w;
 	return fd;
+}
+
+static int add_watch(struct loop *l, int fd, bool owned, bool oneshot,
+		     loop_fn fn, void *arg)
+{
+	return insert_watch(l, new_watch(fd, owned, oneshot, fn, arg));
 }
 
 static int on_signal(struct loop *l, int fd, void *arg)
@@ -142,6 +158,36 @@ void loop_free(struct loop *l)
 int loop_add(struct loop *l, int fd, loop_fn fn, void *arg)
 {
 	return add_watch(l, fd, false, false, fn, arg);
+}
+
+int loop_add_once(struct loop *l, int fd, loop_fn fn, void *arg)
+{
+	struct watch *w = new_watch(fd, false, false, fn, arg);
+
+	w->rearm = true;
+	return insert_watch(l, w);
+}
+
+int loop_rearm(struct loop *l, int fd)
+{
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLONESHOT };
+	struct watch *w;
+
+	for (w = l->watches; w && w->fd != fd; w = w->next)
+		;
+	if (!w || !w->rearm)
+		return -ENOENT;
+	ev.data.ptr = w;
+	return epoll_ctl(l->epfd, EPOLL_CTL_MOD, fd, &ev) < 0 ? -errno : 0;
+}
+
+int loop_timer_arm(int fd, uint64_t ms)
+{
+	struct itimerspec its = {
+		.it_value = { ms / 1000, (ms % 1000) * 1000000 + !ms },
+	};
+
+	return timerfd_settime(fd, 0, &its, NULL) < 0 ? -errno : 0;
 }
 
 int loop_timer(struct loop *l, uint64_t first_ms, uint64_t period_ms,

@@ -22,9 +22,17 @@ struct loop *loop_new(void);
 void loop_free(struct loop *l);
 
 int loop_add(struct loop *l, int fd, loop_fn fn, void *arg);
+/*
+ * Like loop_add(), but @fd fires once and then stays quiet until
+ * loop_rearm(): a ring that wakes its reader per record is paced this way.
+ */
+int loop_add_once(struct loop *l, int fd, loop_fn fn, void *arg);
+int loop_rearm(struct loop *l, int fd);
 /* A timerfd firing first after @first_ms, then every @period_ms (0: once). */
 int loop_timer(struct loop *l, uint64_t first_ms, uint64_t period_ms,
 	       loop_fn fn, void *arg);
+/* Sets a timer of loop_timer() to fire once after @ms (0: at once). */
+int loop_timer_arm(int fd, uint64_t ms);
 /* Calls @fn once when process @pid exits (pidfd). -ESRCH if it is gone. */
 int loop_watch_pid(struct loop *l, pid_t pid, loop_fn fn, void *arg);
 /* Called on SIGCHLD. */

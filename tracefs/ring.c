@@ -53,6 +53,14 @@ struct ring_cpu {
 	uint64_t missed;
 };
 
+/* What walk() does to each record before delivering it. */
+struct walk_opts {
+	const int *cpu_ids;	/* queue -> CPU number; NULL: the queue index */
+	int64_t ts_offset;	/* added to every timestamp */
+	bool skip;		/* records of thread skip_pid are not delivered */
+	int skip_pid;
+};
+
 struct ring {
 	int ncpu;
 	int subbuf_size;
@@ -62,6 +70,8 @@ struct ring {
 	void ***scratch_pages;	/* walk() arguments, reused */
 	int *scratch_n;
 	uint64_t *scratch_missed;
+	int *cpu_ids;		/* queue -> CPU number */
+	struct walk_opts wo;
 };
 
 static int online_cpus(int **list)
@@ -117,6 +127,8 @@ struct ring *ring_open(struct tracefs_instance *inst)
 		return NULL;
 	}
 	r->ncpu = n;
+	r->cpu_ids = cpus;
+	r->wo.cpu_ids = cpus;
 	r->subbuf_size = subbuf_size(inst);
 	r->cpus = xcalloc(n, sizeof(*r->cpus));
 	r->fds = xcalloc(n, sizeof(*r->fds));
@@ -145,12 +157,10 @@ struct ring *ring_open(struct tracefs_instance *inst)
 			goto out_err;
 		r->fds[i] = rc->fd;
 	}
-	free(cpus);
 	return r;
 
 out_err:
 	err = errno ? errno : EIO;
-	free(cpus);
 	ring_free(r);
 	errno = err;
 	return NULL;
@@ -177,6 +187,7 @@ void ring_free(struct ring *r)
 	}
 	free(r->kb);
 	free(r->cpus);
+	free(r->cpu_ids);
 	free(r->fds);
 	free(r->scratch_pages);
 	free(r->scratch_n);
@@ -211,6 +222,7 @@ struct cursor {
 	int cpu;
 	int subbuf_size;
 	uint64_t *missed;
+	const struct walk_opts *o;
 };
 
 /*
@@ -260,11 +272,13 @@ static void cursor_next(struct cursor *c)
 		cursor_load(c);
 }
 
-static void deliver(struct cursor *c, tk_event_fn fn, void *arg)
+/* 1 when a record was delivered, 0 when it was skipped */
+static int deliver(struct cursor *c, tk_event_fn fn, void *arg)
 {
+	const struct walk_opts *o = c->o;
 	struct tk_event ev = {
-		.ts = c->ts,
-		.cpu = c->cpu,
+		.ts = c->ts + (uint64_t)o->ts_offset,
+		.cpu = o->cpu_ids ? o->cpu_ids[c->cpu] : c->cpu,
 		.data = c->rec,
 		.size = (unsigned int)kbuffer_event_size(c->kb),
 	};
@@ -278,13 +292,16 @@ static void deliver(struct cursor *c, tk_event_fn fn, void *arg)
 		memcpy(&pid, d + 4, 4);
 		ev.id = type;
 		ev.pid = pid;
+		if (o->skip && pid == o->skip_pid)
+			return 0;
 	}
 	fn(&ev, arg);
+	return 1;
 }
 
 static long walk(struct kbuffer **kb, void **const *pages, const int *npages,
 		 int ncpu, int subbuf_size, bool ordered, uint64_t *missed,
-		 tk_event_fn fn, void *arg)
+		 const struct walk_opts *o, tk_event_fn fn, void *arg)
 {
 	struct cursor cur[ncpu > 0 ? ncpu : 1];
 	long n = 0;
@@ -298,6 +315,7 @@ static long walk(struct kbuffer **kb, void **const *pages, const int *npages,
 		cur[i].cpu = i;
 		cur[i].subbuf_size = subbuf_size;
 		cur[i].missed = &missed[i];
+		cur[i].o = o;
 		cursor_load(&cur[i]);
 	}
 	if (ordered) {
@@ -309,16 +327,13 @@ static long walk(struct kbuffer **kb, void **const *pages, const int *npages,
 					best = &cur[i];
 			if (!best)
 				break;
-			deliver(best, fn, arg);
-			n++;
+			n += deliver(best, fn, arg);
 			cursor_next(best);
 		}
 	} else {
 		for (i = 0; i < ncpu; i++)
-			for (; cur[i].rec; cursor_next(&cur[i])) {
-				deliver(&cur[i], fn, arg);
-				n++;
-			}
+			for (; cur[i].rec; cursor_next(&cur[i]))
+				n += deliver(&cur[i], fn, arg);
 	}
 	return n;
 }
@@ -337,7 +352,8 @@ long ring_walk(void **const *pages, const int *npages, int ncpu,
 		if (!kb[i])
 			goto out;
 	}
-	n = walk(kb, pages, npages, ncpu, subbuf_size, ordered, missed, fn, arg);
+	n = walk(kb, pages, npages, ncpu, subbuf_size, ordered, missed,
+		 &(struct walk_opts){ 0 }, fn, arg);
 out:
 	while (--i >= 0)
 		kbuffer_free(kb[i]);
@@ -364,25 +380,19 @@ static int read_page(struct ring *r, struct ring_cpu *rc, int slot)
 	return -errno;
 }
 
-/* Fix up the cpu numbers walk() reports: it counts queues, not CPUs. */
-struct relabel {
-	const struct ring *r;
-	tk_event_fn fn;
-	void *arg;
-};
-
-static void relabel_cpu(const struct tk_event *ev, void *arg)
+void ring_set_ts_offset(struct ring *r, int64_t offset)
 {
-	struct relabel *rl = arg;
-	struct tk_event e = *ev;
+	r->wo.ts_offset = offset;
+}
 
-	e.cpu = rl->r->cpus[ev->cpu].cpu;
-	rl->fn(&e, rl->arg);
+void ring_skip_pid(struct ring *r, pid_t pid)
+{
+	r->wo.skip = pid >= 0;
+	r->wo.skip_pid = pid;
 }
 
 long ring_drain(struct ring *r, bool ordered, tk_event_fn fn, void *arg)
 {
-	struct relabel rl = { r, fn, arg };
 	long total = 0;
 	int i;
 
@@ -417,7 +427,7 @@ long ring_drain(struct ring *r, bool ordered, tk_event_fn fn, void *arg)
 		if (!any)
 			break;
 		n = walk(r->kb, r->scratch_pages, r->scratch_n, r->ncpu,
-			 r->subbuf_size, ordered, r->scratch_missed, relabel_cpu, &rl);
+			 r->subbuf_size, ordered, r->scratch_missed, &r->wo, fn, arg);
 		if (n < 0)
 			return n;
 		total += n;

@@ -8,6 +8,7 @@
  */
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "common/event.h"
 
@@ -31,6 +32,12 @@ const int *ring_fds(const struct ring *r, int *n);
  * Returns the number of records delivered, or -errno.
  */
 long ring_drain(struct ring *r, bool ordered, tk_event_fn fn, void *arg);
+
+/* Add @offset to every timestamp delivered (the clock's offset to
+ * CLOCK_MONOTONIC, measured by the session). */
+void ring_set_ts_offset(struct ring *r, int64_t offset);
+/* Do not deliver the records of thread @pid (our own; -1: none). */
+void ring_skip_pid(struct ring *r, pid_t pid);
 
 /* Records the pages said were lost (missed-events flags), summed over CPUs. */
 uint64_t ring_missed(const struct ring *r);

@@ -60,15 +60,11 @@ struct session_opts {
 	pid_t pid;			/* only this process (all its threads) */
 	pid_t tid;			/* only this thread */
 	bool ordered;			/* records in timestamp order */
-	/*
-	 * Records' timestamps must be CLOCK_MONOTONIC (shown as wall-clock
-	 * time, compared across CPUs or with perf samples).  Setting the
-	 * instance's clock resets its ring, which waits for an RCU grace
-	 * period (~35 ms of start-up here): tools that never look at the
-	 * timestamps leave the default per-CPU clock.
-	 */
-	bool local_clock;
 	int wakeup_percent;		/* wake the reader at this fill; 0: at once */
+	/* with wakeup_percent 0, wait this long after a wake-up before the
+	 * next (default 10 ms): a busy ring is read in batches, a quiet one
+	 * with no delay */
+	unsigned int pace_ms;
 	unsigned int drain_ms;		/* also drain on this period; 0: never */
 	/* called after each drain that delivered records (e.g. flush output
 	 * once per batch rather than once per event) */
