@@ -1,0 +1,825 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The preprocessor of the probe language: layers 2 (macros, scan_pp1())
+ * and 3 (conditionals, lex_next()) of the lexer described at the top of
+ * lex.c, pulling raw tokens from its layer 1, lex_scan().
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/log.h"
+#include "lang/internal.h"
+#include "lang/lex.h"
+
+/* The built-in @words; a macro by one of these names gets a warning. */
+static const char *const atwords[] = {
+	"cast", "defined", "probewrite", "entry", "perf", "var", "avg",
+	"count", "sum", "min", "max", "hist_linear", "hist_log", "const",
+	"variance", "kregister", "uregister", "kderef", "uderef",
+};
+
+/* ---------------------------------------------------------------- */
+/* Layer 2: macros                                                   */
+
+static void act_pop(struct lexer *lx)
+{
+	struct act *a = lx->top;
+	size_t i;
+
+	lx->top = a->down;
+	lx->depth--;
+	if (a->macro && a->args) {
+		for (i = 0; i < a->macro->nparams; i++)
+			lex_tokvec_release(&a->args[i]);
+		free(a->args);
+	}
+	free(a);
+}
+
+static void act_push(struct lexer *lx, const struct tokvec *toks,
+		     struct macro *m, struct tokvec *args, struct act *scope,
+		     const struct diag_loc *at)
+{
+	struct act *a = xcalloc(1, sizeof(*a));
+
+	a->down = lx->top;
+	a->toks = toks;
+	a->macro = m;
+	a->args = args;
+	if (m) {
+		a->caller = scope;
+		a->scope = a;
+	} else {
+		a->scope = scope;
+	}
+	if (!lx->top)
+		lx->outer = *at;
+	lx->top = a;
+	lx->depth++;
+}
+
+/*
+ * The next token of the innermost source: the top activation, else the
+ * file.  False at the end of an activation (which stays on the stack).
+ */
+static bool next_pp1(struct lexer *lx, struct token *t)
+{
+	if (lx->top) {
+		if (lx->top->pos >= lx->top->toks->n)
+			return false;
+		lex_token_copy(t, &lx->top->toks->v[lx->top->pos++]);
+		t->macro_loc = lx->outer;
+		return true;
+	}
+	if (lx->has_pending) {
+		*t = lx->pending;
+		memset(&lx->pending, 0, sizeof(lx->pending));
+		lx->has_pending = false;
+		return true;
+	}
+	lex_scan(lx, t);
+	return true;
+}
+
+/* Give back @t, just read by next_pp1(), to be read again. */
+static void unget_pp1(struct lexer *lx, struct token *t)
+{
+	if (lx->top) {
+		lx->top->pos--;
+		lex_token_release(t);
+	} else {
+		lx->pending = *t;
+		lx->has_pending = true;
+		memset(t, 0, sizeof(*t));
+	}
+}
+
+static struct macro *find_macro(struct lexer *lx, const char *name)
+{
+	struct macro *m;
+
+	for (m = lx->macros; m; m = m->next)
+		if (!strcmp(m->name, name))
+			return m;
+	return NULL;
+}
+
+void pp_macro_free(struct macro *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nparams; i++)
+		free(m->params[i]);
+	free(m->params);
+	lex_tokvec_release(&m->body);
+	free(m->name);
+	free(m);
+}
+
+/*
+ * define: '@define' NAME [ '(' NAME { ',' NAME } ')' ] '%(' tokens '%)'
+ * @at is the '@define' token.  Nested %( %) pairs in the body are kept.
+ */
+static void define_macro(struct lexer *lx, struct token *at)
+{
+	struct macro *m = xcalloc(1, sizeof(*m)), *old;
+	struct token t;
+	unsigned nest = 0;
+	size_t i;
+
+	if (lx->top) {
+		diag_error(lx->d, at->loc, "'@define' is not allowed inside "
+			   "a macro body");
+		goto drop;
+	}
+	next_pp1(lx, &t);
+	if (t.kind != TOK_IDENT || t.text[0] == '$') {
+		diag_error(lx->d, t.loc, "expected macro name after '@define'");
+		unget_pp1(lx, &t);
+		goto drop;
+	}
+	m->name = t.text;
+	m->loc = t.loc;
+	t.text = NULL;
+	lex_token_release(&t);
+
+	next_pp1(lx, &t);
+	if (t.kind == TOK_LPAREN) {
+		for (;;) {
+			lex_token_release(&t);
+			next_pp1(lx, &t);
+			if (t.kind != TOK_IDENT) {
+				diag_error(lx->d, t.loc, "expected parameter "
+					   "name in definition of macro '@%s'",
+					   m->name);
+				unget_pp1(lx, &t);
+				goto drop;
+			}
+			for (i = 0; i < m->nparams; i++)
+				if (!strcmp(m->params[i], t.text))
+					diag_error(lx->d, t.loc, "duplicate "
+						   "macro parameter '%s'",
+						   t.text);
+			m->params = xrealloc(m->params, (m->nparams + 1) *
+					     sizeof(*m->params));
+			m->params[m->nparams++] = t.text;
+			t.text = NULL;
+			lex_token_release(&t);
+			next_pp1(lx, &t);
+			if (t.kind == TOK_RPAREN)
+				break;
+			if (t.kind != TOK_COMMA) {
+				diag_error(lx->d, t.loc, "expected ',' or ')' "
+					   "in definition of macro '@%s'",
+					   m->name);
+				unget_pp1(lx, &t);
+				goto drop;
+			}
+		}
+		lex_token_release(&t);
+		next_pp1(lx, &t);
+	}
+	if (t.kind != TOK_PP_OPEN) {
+		diag_error(lx->d, t.loc, "expected '%%(' to start the body of "
+			   "macro '@%s'", m->name);
+		unget_pp1(lx, &t);
+		goto drop;
+	}
+	lex_token_release(&t);
+	for (;;) {
+		next_pp1(lx, &t);
+		if (t.kind == TOK_EOF) {
+			diag_error(lx->d, m->loc, "unterminated definition of "
+				   "macro '@%s', missing '%%)'", m->name);
+			unget_pp1(lx, &t);
+			goto drop;
+		}
+		if (t.kind == TOK_PP_OPEN) {
+			nest++;
+		} else if (t.kind == TOK_PP_CLOSE) {
+			if (!nest)
+				break;
+			nest--;
+		}
+		lex_tokvec_push(&m->body, &t);
+	}
+	lex_token_release(&t);
+
+	if (!strcmp(m->name, "define")) {
+		diag_error(lx->d, m->loc, "cannot redefine '@define'");
+		goto drop;
+	}
+	old = find_macro(lx, m->name);
+	if (old) {
+		diag_error(lx->d, m->loc, "redefinition of macro '@%s'",
+			   m->name);
+		diag_note(lx->d, old->loc, "'@%s' was first defined here",
+			  m->name);
+		goto drop;
+	}
+	for (i = 0; i < sizeof(atwords) / sizeof(atwords[0]); i++)
+		if (!strcmp(m->name, atwords[i]))
+			diag_warn(lx->d, m->loc, "macro '@%s' hides the "
+				  "built-in operator of that name", m->name);
+	m->next = lx->macros;
+	lx->macros = m;
+	lex_token_release(at);
+	return;
+drop:
+	pp_macro_free(m);
+	lex_token_release(at);
+}
+
+/* After an error at @t in an invocation: skip to its closing ')'. */
+static void skip_invocation(struct lexer *lx, struct token *t)
+{
+	unsigned nest = 0;
+
+	for (;;) {
+		if (t->kind == TOK_LPAREN || t->kind == TOK_LBRACKET) {
+			nest++;
+		} else if (t->kind == TOK_RPAREN || t->kind == TOK_RBRACKET) {
+			if (!nest)
+				break;
+			nest--;
+		}
+		lex_token_release(t);
+		if (!next_pp1(lx, t))
+			return;
+		if (t->kind == TOK_EOF) {
+			unget_pp1(lx, t);
+			return;
+		}
+	}
+	lex_token_release(t);
+}
+
+/*
+ * Read the arguments of an invocation of @m, '(' already read:
+ *   args: tokens { ',' tokens } ')'   (commas inside () or [] kept)
+ * Returns the token lists, or NULL after reporting.
+ */
+static struct tokvec *macro_args(struct lexer *lx, struct macro *m,
+				 struct diag_loc at)
+{
+	struct tokvec *args = xcalloc(m->nparams, sizeof(*args));
+	struct token t;
+	unsigned nest;
+	size_t i, j;
+
+	for (i = 0; i < m->nparams; i++) {
+		nest = 0;
+		for (;;) {
+			bool got = next_pp1(lx, &t);
+
+			if (!got || t.kind == TOK_EOF) {
+				if (got)
+					unget_pp1(lx, &t);
+				diag_error(lx->d, at, "unterminated invocation "
+					   "of macro '@%s'", m->name);
+				goto fail;
+			}
+			if (t.kind == TOK_LPAREN || t.kind == TOK_LBRACKET) {
+				nest++;
+			} else if (nest && (t.kind == TOK_RPAREN ||
+					    t.kind == TOK_RBRACKET)) {
+				nest--;
+			} else if (!nest && (t.kind == TOK_RPAREN ||
+					     t.kind == TOK_COMMA)) {
+				break;
+			}
+			lex_tokvec_push(&args[i], &t);
+		}
+		if (t.kind == TOK_COMMA && i + 1 == m->nparams) {
+			diag_error(lx->d, t.loc, "too many arguments for macro "
+				   "'@%s' (expected %zu)", m->name, m->nparams);
+			skip_invocation(lx, &t);
+			goto fail;
+		}
+		if (t.kind == TOK_RPAREN && i + 1 < m->nparams) {
+			diag_error(lx->d, t.loc, "too few arguments for macro "
+				   "'@%s' (expected %zu)", m->name, m->nparams);
+			lex_token_release(&t);
+			goto fail;
+		}
+		lex_token_release(&t);
+	}
+	return args;
+fail:
+	for (j = 0; j < m->nparams; j++)
+		lex_tokvec_release(&args[j]);
+	free(args);
+	return NULL;
+}
+
+/* Abandon every expansion in progress (after a runaway recursion). */
+void pp_unwind(struct lexer *lx)
+{
+	while (lx->top)
+		act_pop(lx);
+}
+
+/*
+ * @at is an @word: if it names a parameter in scope or a macro, start
+ * replaying it (consuming @at) and return true; false leaves @at alone.
+ * A failed invocation turns @at into a TOK_ERROR (already reported) and
+ * returns false, so the parser resynchronizes without another message.
+ */
+static bool expand(struct lexer *lx, struct token *at)
+{
+	const char *name = at->text + 1;
+	struct act *scope = lx->top ? lx->top->scope : NULL;
+	struct tokvec *args = NULL;
+	struct macro *m;
+	struct token t;
+	size_t i;
+
+	if (scope) {
+		for (i = 0; i < scope->macro->nparams; i++) {
+			if (strcmp(scope->macro->params[i], name))
+				continue;
+			if (lx->depth >= LEX_MACRO_DEPTH)
+				goto too_deep;
+			act_push(lx, &scope->args[i], NULL, NULL,
+				 scope->caller, &at->loc);
+			lex_token_release(at);
+			return true;
+		}
+	}
+	m = find_macro(lx, name);
+	if (!m)
+		return false;
+	if (lx->depth >= LEX_MACRO_DEPTH)
+		goto too_deep;
+	if (m->nparams) {
+		bool got = next_pp1(lx, &t);
+
+		if (!got || t.kind != TOK_LPAREN) {
+			diag_error(lx->d, at->loc, "expected '(' in invocation "
+				   "of macro '@%s' taking %zu parameter%s",
+				   m->name, m->nparams,
+				   m->nparams == 1 ? "" : "s");
+			if (got)
+				unget_pp1(lx, &t);
+			at->kind = TOK_ERROR;
+			return false;
+		}
+		lex_token_release(&t);
+		args = macro_args(lx, m, at->loc);
+		if (!args) {
+			at->kind = TOK_ERROR;
+			return false;
+		}
+	}
+	act_push(lx, &m->body, m, args, scope, &at->loc);
+	lex_token_release(at);
+	return true;
+too_deep:
+	diag_error(lx->d, lx->outer, "macro expansion nested deeper than %d "
+		   "(recursive macro '%s'?)", LEX_MACRO_DEPTH, at->text);
+	pp_unwind(lx);
+	at->kind = TOK_ERROR;
+	return false;
+}
+
+/* The next token with macros defined and expanded (unless @raw). */
+static void scan_pp1(struct lexer *lx, struct token *t, bool raw)
+{
+	for (;;) {
+		if (!next_pp1(lx, t)) {
+			act_pop(lx);
+			continue;
+		}
+		if (t->kind != TOK_ATWORD || raw)
+			return;
+		if (!strcmp(t->text, "@define")) {
+			define_macro(lx, t);
+			continue;
+		}
+		if (!expand(lx, t))
+			return;
+	}
+}
+
+/* ---------------------------------------------------------------- */
+/* Layer 3: conditionals                                             */
+
+/* A condition being read: one token of lookahead. */
+struct cp {
+	struct lexer *lx;
+	struct token t;
+	bool bad;		/* an error was reported */
+};
+
+static void cp_next(struct cp *cp)
+{
+	lex_token_release(&cp->t);
+	scan_pp1(cp->lx, &cp->t, false);
+}
+
+static void cp_error(struct cp *cp, struct diag_loc loc, const char *fmt,
+		     ...) __attribute__((format(printf, 3, 4)));
+
+static void cp_error(struct cp *cp, struct diag_loc loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (cp->bad)
+		return;		/* one error per condition is enough */
+	cp->bad = true;
+	va_start(ap, fmt);
+	diag_vreport(cp->lx->d, DIAG_ERROR, loc, fmt, ap);
+	va_end(ap);
+}
+
+static bool is_cmp(enum tok k)
+{
+	return k == TOK_EQ || k == TOK_NE || k == TOK_LT || k == TOK_LE ||
+	       k == TOK_GT || k == TOK_GE;
+}
+
+/* Apply comparison @op to the sign of a three-way result @r. */
+static bool cmp_result(enum tok op, int r)
+{
+	switch (op) {
+	case TOK_EQ: return r == 0;
+	case TOK_NE: return r != 0;
+	case TOK_LT: return r < 0;
+	case TOK_LE: return r <= 0;
+	case TOK_GT: return r > 0;
+	default: return r >= 0;
+	}
+}
+
+static int cmp_i64(int64_t a, int64_t b)
+{
+	return (a > b) - (a < b);
+}
+
+static const char *kconfig(struct lexer *lx, const char *name)
+{
+	const char *v = NULL;
+
+	if (lx->cfg.kconfig)
+		v = lx->cfg.kconfig(lx->cfg.kconfig_ctx, name);
+	return v ? v : "";
+}
+
+static bool parse_i64(const char *s, int64_t *out)
+{
+	char *end;
+
+	if (!*s)
+		return false;
+	errno = 0;
+	*out = strtoll(s, &end, 0);
+	return !errno && !*end;
+}
+
+/* ==/!= of @target against the glob @pattern; other operators refused. */
+static bool glob_cmp(struct cp *cp, const struct token *op, const char *target,
+		     const char *pattern)
+{
+	bool match = !fnmatch(pattern, target, FNM_NOESCAPE);
+
+	if (op->kind != TOK_EQ && op->kind != TOK_NE) {
+		cp_error(cp, op->loc, "expected '==' or '!='");
+		return false;
+	}
+	return op->kind == TOK_EQ ? match : !match;
+}
+
+/*
+ * One comparison L OP R.  The left operand names what is compared:
+ *   kernel_v, kernel_vr, systemtap_v OP "version"  (strverscmp; globs)
+ *   arch, runtime OP "glob"    systemtap_privilege OP "name"
+ *   guru_mode OP number        CONFIG_X OP "glob" | number | CONFIG_Y
+ *   "string" OP "string"       number OP number
+ */
+static bool compare(struct cp *cp, const struct token *l, const struct token *op,
+		    const struct token *r, int64_t lnum, int64_t rnum)
+{
+	struct lexer *lx = cp->lx;
+	const char *target;
+	int64_t a, b;
+
+	if (l->kind == TOK_IDENT && (!strcmp(l->text, "kernel_v") ||
+				     !strcmp(l->text, "kernel_vr") ||
+				     !strcmp(l->text, "systemtap_v"))) {
+		if (r->kind != TOK_STRING)
+			goto want_string;
+		target = !strcmp(l->text, "kernel_v") ? lx->kernel_v :
+			 !strcmp(l->text, "kernel_vr") ? lx->cfg.kernel_vr :
+			 lx->cfg.systemtap_v;
+		if (strpbrk(r->text, "*?[")) {
+			if (op->kind != TOK_EQ && op->kind != TOK_NE) {
+				cp_error(cp, op->loc, "wildcard not allowed "
+					 "with order comparison operators");
+				return false;
+			}
+			return glob_cmp(cp, op, target, r->text);
+		}
+		return cmp_result(op->kind, strverscmp(target, r->text));
+	}
+	if (l->kind == TOK_IDENT && (!strcmp(l->text, "arch") ||
+				     !strcmp(l->text, "runtime"))) {
+		if (r->kind != TOK_STRING)
+			goto want_string;
+		target = l->text[0] == 'a' ? lx->cfg.arch : lx->cfg.runtime;
+		return glob_cmp(cp, op, target, r->text);
+	}
+	if (l->kind == TOK_IDENT && !strcmp(l->text, "systemtap_privilege")) {
+		if (r->kind != TOK_STRING)
+			goto want_string;
+		if (op->kind != TOK_EQ && op->kind != TOK_NE) {
+			cp_error(cp, op->loc, "expected '==' or '!='");
+			return false;
+		}
+		return cmp_result(op->kind, strcmp(lx->cfg.privilege, r->text));
+	}
+	if (l->kind == TOK_IDENT && !strcmp(l->text, "guru_mode")) {
+		if (r->kind != TOK_NUMBER) {
+			cp_error(cp, r->loc, "expected a number after 'guru_mode'");
+			return false;
+		}
+		return cmp_result(op->kind, cmp_i64(lx->cfg.guru_mode, rnum));
+	}
+	if (l->kind == TOK_IDENT && !strncmp(l->text, "CONFIG_", 7)) {
+		const char *lv = kconfig(lx, l->text);
+
+		if (r->kind == TOK_STRING)
+			return glob_cmp(cp, op, lv, r->text);
+		if (r->kind == TOK_NUMBER) {
+			if (!parse_i64(lv, &a)) {
+				cp_error(cp, l->loc, "value of %s is not a number",
+					 l->text);
+				return false;
+			}
+			return cmp_result(op->kind, cmp_i64(a, rnum));
+		}
+		if (r->kind == TOK_IDENT && !strncmp(r->text, "CONFIG_", 7)) {
+			const char *rv = kconfig(lx, r->text);
+
+			if (parse_i64(lv, &a) && parse_i64(rv, &b))
+				return cmp_result(op->kind, cmp_i64(a, b));
+			return cmp_result(op->kind, strcmp(lv, rv));
+		}
+		cp_error(cp, r->loc, "expected a string, a number or CONFIG_... "
+			 "after '%s'", l->text);
+		return false;
+	}
+	if (l->kind == TOK_STRING && r->kind == TOK_STRING)
+		return cmp_result(op->kind, strcmp(l->text, r->text));
+	if (l->kind == TOK_NUMBER && r->kind == TOK_NUMBER)
+		return cmp_result(op->kind, cmp_i64(lnum, rnum));
+	if (l->kind == TOK_STRING || l->kind == TOK_NUMBER) {
+		cp_error(cp, r->loc, "expected a %s to compare with",
+			 l->kind == TOK_STRING ? "string" : "number");
+		return false;
+	}
+	cp_error(cp, l->loc, "expected 'kernel_v', 'kernel_vr', 'systemtap_v', "
+		 "'arch', 'runtime', 'systemtap_privilege', 'guru_mode', "
+		 "'CONFIG_...', a string or a number in preprocessor condition");
+	return false;
+want_string:
+	cp_error(cp, r->loc, "expected a string after '%s'", l->text);
+	return false;
+}
+
+/* operand: IDENT | STRING | ['-'] NUMBER;  the value of a number in *@num */
+static bool cond_operand(struct cp *cp, struct token *out, int64_t *num)
+{
+	bool neg = false;
+
+	if (cp->t.kind == TOK_MINUS) {
+		neg = true;
+		cp_next(cp);
+		if (cp->t.kind != TOK_NUMBER) {
+			cp_error(cp, cp->t.loc, "expected a number after '-'");
+			return false;
+		}
+	}
+	if (cp->t.kind == TOK_ERROR) {
+		cp->bad = true;		/* the scanner reported it */
+		return false;
+	}
+	if (cp->t.kind != TOK_IDENT && cp->t.kind != TOK_STRING &&
+	    cp->t.kind != TOK_NUMBER) {
+		cp_error(cp, cp->t.loc, "expected preprocessor condition "
+			 "before '%s'", cp->t.kind == TOK_EOF ?
+			 "end of input" : cp->t.text);
+		return false;
+	}
+	*num = neg ? (int64_t)(0 - cp->t.num) : (int64_t)cp->t.num;
+	*out = cp->t;
+	memset(&cp->t, 0, sizeof(cp->t));
+	cp_next(cp);
+	return true;
+}
+
+static bool cond_or(struct cp *cp);
+
+/* cond_prim: '(' cond_or ')' | operand cmp operand */
+static bool cond_prim(struct cp *cp)
+{
+	struct token l = { 0 }, op = { 0 }, r = { 0 };
+	int64_t lnum = 0, rnum = 0;
+	bool v = false;
+
+	if (cp->t.kind == TOK_LPAREN) {
+		cp_next(cp);
+		v = cond_or(cp);
+		if (cp->t.kind != TOK_RPAREN)
+			cp_error(cp, cp->t.loc, "expected ')' in preprocessor "
+				 "condition");
+		else
+			cp_next(cp);
+		return v;
+	}
+	if (!cond_operand(cp, &l, &lnum))
+		return false;
+	if (!is_cmp(cp->t.kind)) {
+		cp_error(cp, cp->t.loc, "expected comparison operator after "
+			 "'%s'", l.text);
+		goto out;
+	}
+	op = cp->t;
+	memset(&cp->t, 0, sizeof(cp->t));
+	cp_next(cp);
+	if (!cond_operand(cp, &r, &rnum))
+		goto out;
+	v = compare(cp, &l, &op, &r, lnum, rnum);
+out:
+	lex_token_release(&l);
+	lex_token_release(&op);
+	lex_token_release(&r);
+	return v;
+}
+
+/* cond_and: cond_prim { '&&' cond_prim } */
+static bool cond_and(struct cp *cp)
+{
+	bool v = cond_prim(cp);
+
+	while (cp->t.kind == TOK_ANDAND) {
+		cp_next(cp);
+		v = cond_prim(cp) && v;
+	}
+	return v;
+}
+
+/* cond_or: cond_and { '||' cond_and } */
+static bool cond_or(struct cp *cp)
+{
+	bool v = cond_and(cp);
+
+	while (cp->t.kind == TOK_OROR) {
+		cp_next(cp);
+		v = cond_and(cp) || v;
+	}
+	return v;
+}
+
+enum { COND_FALSE, COND_TRUE, COND_DROPPED };
+
+/*
+ * conditional: '%(' cond_or '%?' tokens [ '%:' tokens ] '%)'
+ * Called after '%(' (at @open): evaluate up to and including '%?'.  A
+ * malformed condition counts as false; if no '%?' follows, the tokens up
+ * to the closing '%)' are dropped (COND_DROPPED).
+ */
+static int conditional(struct lexer *lx, struct diag_loc open)
+{
+	struct cp cp = { .lx = lx };
+	unsigned nest = 0;
+	bool v;
+
+	scan_pp1(lx, &cp.t, false);
+	v = cond_or(&cp);
+	if (cp.t.kind == TOK_PP_THEN) {
+		lex_token_release(&cp.t);
+		return v && !cp.bad ? COND_TRUE : COND_FALSE;
+	}
+	cp_error(&cp, cp.t.loc, "expected '%%?' after the condition of "
+		 "'%%(' at line %u", open.line);
+	/* resynchronize at this conditional's '%?' or '%)' */
+	for (;;) {
+		switch (cp.t.kind) {
+		case TOK_EOF:	/* the scanner repeats it */
+			lex_token_release(&cp.t);
+			return COND_DROPPED;
+		case TOK_PP_OPEN:
+			nest++;
+			break;
+		case TOK_PP_CLOSE:
+			if (!nest) {
+				lex_token_release(&cp.t);
+				return COND_DROPPED;
+			}
+			nest--;
+			break;
+		case TOK_PP_THEN:
+			if (!nest) {
+				lex_token_release(&cp.t);
+				return COND_FALSE;
+			}
+			break;
+		default:
+			break;
+		}
+		cp_next(&cp);
+	}
+}
+
+/* The tokens of a branch not taken, up to its %: %? or %) (returned). */
+static void skip_branch(struct lexer *lx, struct token *t)
+{
+	unsigned nest = 0;
+
+	lx->quiet = true;
+	for (;;) {
+		scan_pp1(lx, t, true);
+		if (t->kind == TOK_EOF)
+			break;
+		if (t->kind == TOK_PP_OPEN) {
+			nest++;
+		} else if (t->kind == TOK_PP_CLOSE && nest) {
+			nest--;
+		} else if (!nest && (t->kind == TOK_PP_ELSE ||
+				     t->kind == TOK_PP_THEN ||
+				     t->kind == TOK_PP_CLOSE)) {
+			break;
+		}
+		lex_token_release(t);
+	}
+	lx->quiet = false;
+}
+
+static void push_cond(struct lexer *lx, struct diag_loc loc, enum pp_state s)
+{
+	if (lx->nconds == lx->conds_cap) {
+		lx->conds_cap = lx->conds_cap ? 2 * lx->conds_cap : 4;
+		lx->conds = xrealloc(lx->conds,
+				     lx->conds_cap * sizeof(*lx->conds));
+	}
+	lx->conds[lx->nconds++] = (struct pp_cond){ .loc = loc, .state = s };
+}
+
+void lex_next(struct lexer *lx, struct token *t)
+{
+	for (;;) {
+		struct pp_cond *c = lx->nconds ? &lx->conds[lx->nconds - 1] :
+				    NULL;
+		struct diag_loc loc;
+		int r;
+
+		if (c && (c->state == PP_SKIP_THEN || c->state == PP_SKIP_ELSE))
+			skip_branch(lx, t);
+		else
+			scan_pp1(lx, t, false);
+
+		switch (t->kind) {
+		case TOK_EOF:
+			if (c) {
+				diag_error(lx->d, c->loc, "unterminated "
+					   "conditional, missing '%%)'");
+				lx->nconds = 0;
+			}
+			return;
+		case TOK_PP_THEN:
+			diag_error(lx->d, t->loc, "'%%?' without '%%('");
+			break;
+		case TOK_PP_ELSE:
+			if (!c)
+				diag_error(lx->d, t->loc, "'%%:' without '%%('");
+			else if (c->state == PP_KEEP_ELSE ||
+				 c->state == PP_SKIP_ELSE)
+				diag_error(lx->d, t->loc, "duplicate '%%:' in "
+					   "conditional");
+			else
+				c->state = c->state == PP_KEEP_THEN ?
+					   PP_SKIP_ELSE : PP_KEEP_ELSE;
+			break;
+		case TOK_PP_CLOSE:
+			if (!c)
+				diag_error(lx->d, t->loc, "'%%)' without '%%('");
+			else
+				lx->nconds--;
+			break;
+		case TOK_PP_OPEN:
+			loc = t->loc;
+			lex_token_release(t);
+			r = conditional(lx, loc);
+			if (r != COND_DROPPED)
+				push_cond(lx, loc, r == COND_TRUE ?
+					  PP_KEEP_THEN : PP_SKIP_THEN);
+			continue;
+		default:
+			return;
+		}
+		lex_token_release(t);
+	}
+}
