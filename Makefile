@@ -7,7 +7,7 @@
 #   make bench      overhead against the peer tools (bench/README.md)
 #   make install    PREFIX=/usr/local DESTDIR=
 
-TOOLS := tpoint syscount execsnoop killsnoop
+TOOLS := tpoint syscount execsnoop killsnoop tapkit
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/sbin

@@ -183,6 +183,8 @@ static int setup_instance(struct session *s)
 	int err = 0, i;
 
 	err = inst_write(s, "options/overwrite", "0");
+	/* before any event is enabled: the kernel disables recording while
+	 * it resizes a ring, and what it drops then is counted nowhere */
 	if (!err && s->o.buffer_kb)
 		err = inst_write(s, "buffer_size_kb", "%lu", s->o.buffer_kb);
 	if (!err && s->o.wakeup_percent >= 0 &&

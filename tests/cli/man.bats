@@ -216,6 +216,28 @@ check_sections() {
 	check_sections killsnoop
 }
 
+# --- tapkit ---
+
+@test "tapkit: has a man page" {
+	check_has_page tapkit
+}
+
+@test "tapkit: man page renders without warnings" {
+	check_renders tapkit
+}
+
+@test "tapkit: man page has every long option of --help" {
+	check_long_options tapkit
+}
+
+@test "tapkit: man page has every short option of --help" {
+	check_short_options tapkit
+}
+
+@test "tapkit: man page has the required sections in order" {
+	check_sections tapkit
+}
+
 # --- every command ---
 
 @test "every command in build/bin has a man page" {

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TAPKIT_LANG_BACKEND_H
+#define TAPKIT_LANG_BACKEND_H
+
+/*
+ * Declarations shared by the back end of lang/ and nobody else: the passes
+ * of the elaborator split over elab.c and elab_types.c, and the VM state
+ * that vm.c and builtin.c both use.  (The lexer and parser keep theirs in
+ * lang/internal.h.)
+ */
+#include <regex.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "lang/elab.h"
+#include "lang/fmt.h"
+#include "lang/gen.h"
+#include "lang/provider.h"
+#include "lang/vm.h"
+
+/* ---- elaborator -------------------------------------------------------- */
+
+/* Type pass and checks (elab_types.c), condition push-down (elab_filter.c). */
+int elab_pass_types(struct elab *e);
+void elab_pass_filters(struct elab *e);
+/* Mark globals read/written by reachable code; add the display probes. */
+void elab_pass_display(struct elab *e);
+/* Resolve names in a probe body (elab.c), for synthesized probes. */
+int elab_resolve_probe(struct elab *e, struct elab_probe *p);
+/* Expand @src's points and append the concrete probes (elab.c). */
+int elab_expand_probe(struct elab *e, struct ast_probe *src, bool synthetic);
+
+/* The symbol an lvalue or array expression names (VAR/INDEX/HIST base). */
+struct elab_sym *elab_expr_sym(const struct ast_expr *e);
+
+/* ---- built-in functions ------------------------------------------------ */
+
+struct vm;
+
+/*
+ * A built-in: @a holds the @n arguments; the result goes to *@ret (a
+ * string result may be written into @buf, MAXSTRINGLEN bytes).  Return 0,
+ * or -1 after vm_raise().
+ */
+typedef int (*builtin_fn)(struct vm *vm, struct lang_val *a, int n,
+			  struct lang_val *ret, char *buf);
+
+struct builtin {
+	const char *name;
+	enum ast_type ret;
+	int nargs;			/* exact count */
+	enum ast_type args[3];
+	builtin_fn fn;
+	const char *unsupported;	/* a compile error saying why */
+};
+
+extern const struct builtin builtin_table[];
+extern const size_t builtin_count;
+/* The built-in named @name or NULL; *@id receives its index. */
+const struct builtin *builtin_find(const char *name, int *id);
+
+/* ---- VM state (vm.c, builtin.c) ----------------------------------------- */
+
+struct vm_frame {
+	const int32_t *ret_pc;
+	struct lang_val *bp;
+	int iter_depth, try_depth;
+	int loc;			/* the call's location */
+	int func;
+};
+
+struct vm_try {
+	const int32_t *handler;
+	struct lang_val *bp;
+	struct lang_val *sp;
+	int catch_slot;			/* -1: none */
+	int frame_depth, iter_depth;
+};
+
+struct vm_iter {
+	struct map_iter it;
+	const struct prog_iter *desc;
+	int64_t left;			/* iterations left under a limit */
+	bool limited;
+	struct map_key slice[MAP_MAX_KEYS];	/* fixed columns (desc mask) */
+	char *slice_str[MAP_MAX_KEYS];
+};
+
+struct vm_gval {
+	int64_t l;
+	char *s;			/* maxstrlen buffer (string scalars) */
+	struct stat_agg *st;		/* statistics scalars */
+	struct map *map;		/* arrays */
+};
+
+struct vm {
+	const struct prog *prog;
+	struct vm_limits lim;
+	struct vm_gval *g;
+	struct map_mem mem;
+
+	struct lang_val *stack;		/* all frames' slots */
+	size_t nslots;
+	char *sbuf;			/* maxstrlen bytes per slot */
+	size_t maxstr;
+
+	struct vm_frame *frames;
+	int depth;
+	struct vm_iter *iters;
+	int niters, iters_cap;
+	struct vm_try *tries;
+	int ntries, tries_cap;
+
+	/* the running handler */
+	const struct prog_probe *probe;
+	void *ev;
+	long actions;
+	const char *err;		/* pending error text */
+	int err_loc;
+	char errbuf[512];
+	char msg[1024];			/* "ERROR text near ..." for vm_error() */
+
+	struct strbuf out;		/* script output */
+	struct strbuf scratch;		/* sprintf */
+	char *sbuf_tmp;			/* maxstrlen bytes: built-ins' scratch */
+	char *bret;			/* maxstrlen bytes: built-ins' results */
+	bool exit_req;
+	pid_t target;
+
+	/* matched(): the last =~ */
+	regmatch_t match[10];
+	char *match_str;
+	bool matched;
+	/* tokenize() */
+	char *tok_buf, *tok_pos;
+	char execname[64];
+};
+
+/* Set the pending run-time error (a printf-style message). */
+void vm_raise(struct vm *vm, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* A context value of the current event, or of tapkit itself. */
+void vm_context(struct vm *vm, enum prov_ctx what, struct lang_val *out);
+
+#endif

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TAPKIT_LANG_ELAB_H
+#define TAPKIT_LANG_ELAB_H
+
+/*
+ * The elaborator: from a parsed script to resolved, typed probes.
+ *
+ * Passes, chained as in stap's semantic_pass():
+ *   1. probes   every probe point expanded through aliases (user's and
+ *               tapsets') and the providers (lang/provider.h); each
+ *               concrete probe gets its own copy of the body, alias
+ *               prologues before it and epilogues after it
+ *   2. symbols  names resolved to locals, globals, functions and built-ins;
+ *               tapsets are parsed only when something is unresolved
+ *   3. checks   constructs that need what tapkit lacks (stacks, memory)
+ *   4. types    long/string/stats inferred to a fixed point; mismatches
+ *               reported at the use; printf formats checked
+ *   5. filters  leading conditions offered to providers as kernel filters
+ *   6. display  globals written and never read are printed at the end
+ *               (stap's add_global_var_display)
+ *
+ * The AST is annotated in place: ast_expr.type, and for names ast_expr.sym
+ * (a struct elab_sym *) or for calls ast_expr.sym (struct elab_func *) /
+ * ast_expr.slot (a built-in's id + 1).
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lang/ast.h"
+#include "lang/diag.h"
+#include "lang/lex.h"
+#include "lang/map.h"
+#include "lang/provider.h"
+#include "lang/stat.h"
+
+enum elab_symkind {
+	ELAB_LOCAL,
+	ELAB_GLOBAL,
+};
+
+/* A variable: a local of a probe or function, or a global. */
+struct elab_sym {
+	enum elab_symkind kind;
+	char *name;
+	struct diag_loc loc;	/* declaration or first use */
+	enum ast_type type;	/* value type (AST_T_STATS for <<<) */
+	int nkeys;		/* 0: scalar; -1: not known yet */
+	enum ast_type keys[MAP_MAX_KEYS];
+	int index;		/* local: frame slot; global: global number */
+	bool read, written;	/* by reachable code (for auto-print) */
+	bool used;
+	/* globals */
+	struct ast_global *decl;
+	/* statistics: histogram and @variance uses, all must agree */
+	enum stat_hist hist;
+	int64_t hist_params[3];
+	bool variance;
+	int bit_shift;
+	bool hist_set;
+};
+
+struct elab_func {
+	struct ast_func *decl;
+	enum ast_type type;	/* return type */
+	struct elab_sym **locals;	/* params first */
+	size_t nlocals;
+	size_t nparams;
+	bool used;		/* reachable from a probe */
+	bool resolved;
+	int index;
+};
+
+/* One concrete probe with its handler. */
+struct elab_probe {
+	struct prov_probe *pp;	/* owned */
+	struct ast_probe *src;	/* the declaration it comes from */
+	struct ast_stmt *body;	/* owned: aliases merged in, a copy */
+	struct elab_sym **locals;
+	size_t nlocals;
+	char *cond_filter;	/* the leading condition in ftrace syntax, or NULL */
+	bool cond_dropped;	/* the provider took it: not in body any more */
+	bool synthetic;		/* global display: not in -p2 listings */
+};
+
+struct elab_opts {
+	const char *const *tapset_dirs;	/* searched in order; NULL-ended */
+	const struct lex_config *lex;	/* for parsing tapsets */
+	bool listing;			/* -l/-L: only probe points matter */
+	bool no_display;		/* -p1..: no auto-print of globals */
+};
+
+struct elab {
+	struct ast_script *script;	/* not owned */
+	struct diag *diag;		/* not owned */
+	struct { struct elab_sym **v; size_t n, cap; } globals;
+	struct { struct elab_func **v; size_t n, cap; } funcs;
+	struct { struct elab_probe **v; size_t n, cap; } probes;
+	const struct elab_opts *opts;
+	bool tapsets_loaded;
+	void *priv;			/* pass state */
+};
+
+/**
+ * elab_new() - elaborate @script
+ * @script: the parsed script (tapsets are added to it when needed)
+ * @d: receives every error
+ * @opts: tapset directories and modes
+ *
+ * Return: the result (free with elab_free()); check diag_errors(@d): the
+ * result is only fit for code generation when no error was reported.
+ */
+struct elab *elab_new(struct ast_script *script, struct diag *d,
+		      const struct elab_opts *opts);
+void elab_free(struct elab *e);
+
+/* -p2: globals, functions and probes with their locals, mechanism, body. */
+void elab_print(const struct elab *e, FILE *f);
+
+/*
+ * Pure counting handlers (for the kernel's counting mode): the body is
+ * only `g++`, `g += 1`, `g[pp()]++`, `g[ppfunc()]++`...  Returns the global
+ * (NULL when the handler does more), and *keyed = true when it is indexed
+ * by the probe point name.
+ */
+const struct elab_sym *elab_probe_is_pure_count(const struct elab_probe *p,
+						bool *keyed);
+
+#endif

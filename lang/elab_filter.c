@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The elaborator's outputs for later stages and for people: leading
+ * conditions offered to providers as kernel filters (ftrace syntax),
+ * the pure-count predicate for the kernel's counting mode, and -p2.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/log.h"
+#include "lang/backend.h"
+
+/* ---- condition push-down ------------------------------------------------ */
+
+/* The user's body within a probe's, when no alias code surrounds it. */
+static struct ast_stmt *user_body(const struct elab_probe *p)
+{
+	struct ast_stmt *b = p->body, *tail;
+
+	if (b->kind != AST_S_BLOCK || b->u.block.n != 2)
+		return NULL;
+	tail = b->u.block.v[1];
+	if (tail->kind != AST_S_BLOCK || tail->u.block.n)
+		return NULL;
+	return b->u.block.v[0]->kind == AST_S_BLOCK ? b->u.block.v[0] : NULL;
+}
+
+static bool call_is(const struct ast_expr *e, const char *name)
+{
+	return e->kind == AST_E_CALL && !e->u.call.args.n &&
+	       !strcmp(e->u.call.name, name) && e->slot;
+}
+
+/* ftrace filter text for @e (negated when @neg); false if not expressible. */
+static bool ftrace_expr(struct strbuf *sb, const struct ast_expr *e, bool neg)
+{
+	static const char *const ops[] = {
+		[AST_OP_EQ] = "==", [AST_OP_NE] = "!=", [AST_OP_LT] = "<",
+		[AST_OP_LE] = "<=", [AST_OP_GT] = ">", [AST_OP_GE] = ">=",
+	};
+	static const enum ast_op inv[] = {
+		[AST_OP_EQ] = AST_OP_NE, [AST_OP_NE] = AST_OP_EQ,
+		[AST_OP_LT] = AST_OP_GE, [AST_OP_LE] = AST_OP_GT,
+		[AST_OP_GT] = AST_OP_LE, [AST_OP_GE] = AST_OP_LT,
+	};
+	const struct ast_expr *l, *r;
+	enum ast_op op;
+
+	switch (e->kind) {
+	case AST_E_LOGICAL:
+		fmt_sb_addc(sb, '(');
+		if (!ftrace_expr(sb, e->u.bin.left, neg))
+			return false;
+		fmt_sb_addstr(sb, (e->op == AST_OP_LAND) != neg ? " && " :
+			      " || ");
+		if (!ftrace_expr(sb, e->u.bin.right, neg))
+			return false;
+		fmt_sb_addc(sb, ')');
+		return true;
+	case AST_E_UNARY:
+		return e->op == AST_OP_NOT &&
+		       ftrace_expr(sb, e->u.unary.operand, !neg);
+	case AST_E_COMPARE:
+		break;
+	default:
+		return false;
+	}
+	l = e->u.bin.left;
+	r = e->u.bin.right;
+	op = neg ? inv[e->op] : e->op;
+	if (l->kind == AST_E_NUM || l->kind == AST_E_STR) {
+		const struct ast_expr *x = l;
+
+		l = r;
+		r = x;
+		op = op == AST_OP_LT ? AST_OP_GT : op == AST_OP_GT ? AST_OP_LT :
+		     op == AST_OP_LE ? AST_OP_GE : op == AST_OP_GE ? AST_OP_LE :
+		     op;
+	}
+	if (call_is(l, "tid"))
+		fmt_sb_addstr(sb, "common_pid");
+	else if (call_is(l, "execname"))
+		fmt_sb_addstr(sb, "comm");
+	else if (l->kind == AST_E_TARGET && l->u.target.name &&
+		 !l->u.target.ncomps && l->u.target.name[1] != '$')
+		fmt_sb_addstr(sb, l->u.target.name + 1);
+	else
+		return false;
+	fmt_sb_addf(sb, " %s ", ops[op]);
+	if (r->kind == AST_E_NUM) {
+		fmt_sb_addf(sb, "%lld", (long long)r->u.num);
+		return true;
+	}
+	if (r->kind != AST_E_STR || (op != AST_OP_EQ && op != AST_OP_NE) ||
+	    strpbrk(r->u.str.s, "\"\\*?[") || strlen(r->u.str.s) != r->u.str.len)
+		return false;
+	fmt_sb_addf(sb, "\"%s\"", r->u.str.s);
+	return true;
+}
+
+static char *ftrace_filter(const struct ast_expr *cond, bool neg)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *s;
+
+	if (!ftrace_expr(&sb, cond, neg)) {
+		fmt_sb_release(&sb);
+		return NULL;
+	}
+	s = xstrdup(fmt_sb_str(&sb));
+	fmt_sb_release(&sb);
+	return s;
+}
+
+static bool is_next(const struct ast_stmt *s)
+{
+	if (s && s->kind == AST_S_BLOCK && s->u.block.n == 1)
+		s = s->u.block.v[0];
+	return s && s->kind == AST_S_NEXT;
+}
+
+/*
+ * A handler starting with `if (C) next;` runs only when !C; one whose whole
+ * body is `if (C) { ... }` only when C.  Offer that to the provider.
+ */
+void elab_pass_filters(struct elab *e)
+{
+	size_t i;
+
+	for (i = 0; i < e->probes.n; i++) {
+		struct elab_probe *p = e->probes.v[i];
+		struct ast_stmt *b = user_body(p), *first;
+		bool guard;
+
+		if (!b || !b->u.block.n)
+			continue;
+		first = b->u.block.v[0];
+		if (first->kind != AST_S_IF || first->u.if_.els)
+			continue;
+		guard = is_next(first->u.if_.then);
+		if (!guard && b->u.block.n != 1)
+			continue;
+		p->cond_filter = ftrace_filter(first->u.if_.cond, guard);
+		if (!p->cond_filter || !p->pp->prov->filter ||
+		    p->pp->prov->filter(p->pp, p->cond_filter) < 0)
+			continue;
+		p->pp->filter = xstrdup(p->cond_filter);
+		p->cond_dropped = true;
+		if (guard) {
+			memmove(b->u.block.v, b->u.block.v + 1,
+				(b->u.block.n - 1) * sizeof(*b->u.block.v));
+			b->u.block.n--;
+		} else {
+			b->u.block.v[0] = first->u.if_.then;
+			first->u.if_.then = NULL;
+		}
+		ast_stmt_free(first);
+	}
+}
+
+/* ---- pure counting ------------------------------------------------------ */
+
+const struct elab_sym *elab_probe_is_pure_count(const struct elab_probe *p,
+						bool *keyed)
+{
+	const struct ast_stmt *b = user_body(p), *s;
+	const struct ast_expr *x, *lv;
+	struct elab_sym *g;
+
+	if (!b || b->u.block.n != 1)
+		return NULL;
+	s = b->u.block.v[0];
+	if (s->kind != AST_S_EXPR)
+		return NULL;
+	x = s->u.expr;
+	if (x->kind == AST_E_CREMENT &&
+	    (x->op == AST_OP_PREINC || x->op == AST_OP_POSTINC))
+		lv = x->u.unary.operand;
+	else if (x->kind == AST_E_ASSIGN && x->op == AST_OP_ADD_ASSIGN &&
+		 x->u.bin.right->kind == AST_E_NUM && x->u.bin.right->u.num == 1)
+		lv = x->u.bin.left;
+	else
+		return NULL;
+	g = elab_expr_sym(lv);
+	if (!g || g->kind != ELAB_GLOBAL || g->type != AST_T_LONG)
+		return NULL;
+	*keyed = false;
+	if (lv->kind == AST_E_VAR)
+		return g;
+	if (lv->kind == AST_E_INDEX && lv->u.index.args.n == 1 &&
+	    (call_is(lv->u.index.args.v[0], "pp") ||
+	     call_is(lv->u.index.args.v[0], "ppfunc"))) {
+		*keyed = true;
+		return g;
+	}
+	return NULL;
+}
+
+/* ---- -p2 ---------------------------------------------------------------- */
+
+static void print_sym_type(FILE *f, const struct elab_sym *s)
+{
+	int i;
+
+	fprintf(f, "%s:%s", s->name, ast_type_str(s->type));
+	if (s->nkeys > 0) {
+		fputs(" [", f);
+		for (i = 0; i < s->nkeys; i++)
+			fprintf(f, "%s%s", i ? ", " : "", ast_type_str(s->keys[i]));
+		fputc(']', f);
+	}
+}
+
+void elab_print(const struct elab *e, FILE *f)
+{
+	size_t i, j;
+
+	fputs("# global variables\n", f);
+	for (i = 0; i < e->globals.n; i++) {
+		if (!e->globals.v[i]->used)
+			continue;
+		print_sym_type(f, e->globals.v[i]);
+		fputc('\n', f);
+	}
+	fputs("# functions\n", f);
+	for (i = 0; i < e->funcs.n; i++) {
+		const struct elab_func *fn = e->funcs.v[i];
+
+		if (!fn->used)
+			continue;
+		fprintf(f, "%s:%s (", fn->decl->name, ast_type_str(fn->type));
+		for (j = 0; j < fn->nparams; j++) {
+			fputs(j ? ", " : "", f);
+			print_sym_type(f, fn->locals[j]);
+		}
+		fputs(")\n", f);
+		if (fn->nlocals > fn->nparams) {
+			fputs("  # locals\n", f);
+			for (j = fn->nparams; j < fn->nlocals; j++) {
+				fputs("  ", f);
+				print_sym_type(f, fn->locals[j]);
+				fputc('\n', f);
+			}
+		}
+	}
+	fputs("# probes\n", f);
+	for (i = 0; i < e->probes.n; i++) {
+		const struct elab_probe *p = e->probes.v[i];
+
+		if (p->synthetic)
+			continue;
+		fprintf(f, "%s /* <- ", p->pp->pp);
+		for (j = 0; j < p->src->pps.n; j++) {
+			fputs(j ? ", " : "", f);
+			ast_print_pp(f, p->src->pps.v[j]);
+		}
+		fputs(" */\n", f);
+		if (p->pp->prov->describe) {
+			fputs("  # mechanism: ", f);
+			p->pp->prov->describe(p->pp, false, f);
+			fputc('\n', f);
+		}
+		if (p->cond_filter)
+			fprintf(f, "  # condition as a kernel filter: %s (%s)\n",
+				p->cond_filter, p->cond_dropped ? "applied" :
+				"declined");
+		if (p->nlocals) {
+			fputs("  # locals\n", f);
+			for (j = 0; j < p->nlocals; j++) {
+				fputs("  ", f);
+				print_sym_type(f, p->locals[j]);
+				fputc('\n', f);
+			}
+		}
+	}
+}

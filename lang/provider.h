@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TAPKIT_LANG_PROVIDER_H
+#define TAPKIT_LANG_PROVIDER_H
+
+/*
+ * Probe providers: how a kind of probe point plugs into the language
+ * (ply's struct provider).  The elaborator, the code generator and the VM
+ * never switch on probe type; they only call these hooks.
+ *
+ * Life of a probe point `timer.ms(100)` or `kernel.trace("sched:*")`:
+ *
+ *   compile   elab asks each provider in turn to expand() the point; the
+ *             first one that claims it appends one struct prov_probe per
+ *             concrete probe (wildcards expand to several).  `$name`
+ *             resolves through var(); the VM later calls fetch() with the
+ *             index var() chose.  A leading condition on tid(),
+ *             execname(), $field is offered to filter() in ftrace syntax.
+ *   listing   -l/-L print each expanded probe's pp and its vars().
+ *   -p2/-p3   describe() prints the mechanism, or what it would write.
+ *   run       attach() once per provider with all its probes (timers,
+ *             tracefs events...), phase() for the begin/end/error
+ *             points of the run, detach() on every exit path.  Events
+ *             are delivered with run_fire(run, probe, ev) (lang/run.h);
+ *             @ev is the provider's own record, handed back to fetch()
+ *             and context() while the handler runs.
+ *
+ * A provider is a static const object; per-run state lives in the void *
+ * that attach() returns through @state.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lang/ast.h"
+
+struct diag;
+struct run;
+struct loop;
+
+/* A script value: a long, or a string (NUL-terminated, never NULL). */
+struct lang_val {
+	int64_t l;
+	const char *s;
+};
+
+/* Context values a provider may supply for the current event. */
+enum prov_ctx {
+	PROV_CTX_PID,		/* pid(): thread group id */
+	PROV_CTX_TID,		/* tid() */
+	PROV_CTX_PPID,
+	PROV_CTX_UID,
+	PROV_CTX_EUID,
+	PROV_CTX_GID,
+	PROV_CTX_EGID,
+	PROV_CTX_EXECNAME,	/* string */
+	PROV_CTX_CPU,
+	PROV_CTX_PROBEFUNC,	/* string */
+	PROV_CTX_COUNT_
+};
+
+/*
+ * The session state a probe fires in (stap's session_state check in each
+ * probe's prologue): begin probes only while starting, end probes only
+ * while stopping, error probes only after an error, the rest while running.
+ */
+enum prov_state {
+	PROV_RUNNING,
+	PROV_STARTING,
+	PROV_STOPPING,
+	PROV_ERROR,
+};
+
+/* The phases of a run that some providers fire probes in (prov_basic). */
+enum prov_phase {
+	PROV_PHASE_BEGIN,	/* before any other probe can fire */
+	PROV_PHASE_END,		/* after the loop: exit(), signal, -T, target */
+	PROV_PHASE_ERROR,	/* after the end phase, when errors occurred */
+};
+
+/* A target variable a probe offers ($name). */
+struct prov_var {
+	const char *name;	/* without the '$' */
+	enum ast_type type;	/* AST_T_LONG or AST_T_STRING */
+	int array;		/* > 0: a char array of that length: $x[i] is
+				 * a long, $x a string */
+	int idx;		/* the provider's own index, given to fetch() */
+};
+
+/* One concrete probe, made by a provider's expand(). */
+struct prov_probe {
+	const struct provider *prov;
+	char *pp;		/* canonical point, "timer.ms(100)"; owned */
+	enum prov_state state;	/* which session state it fires in */
+	int64_t order;		/* begin(N)/end(N): N; sorts within a phase */
+	int id;			/* index in the compiled program (elab) */
+	char *filter;		/* accepted condition, ftrace syntax; owned */
+	void *data;		/* the provider's; freed by prov->free_probe */
+};
+
+/* What expand() appends to. */
+struct prov_list {
+	struct prov_probe **v;
+	size_t n, cap;
+};
+
+/* Compile-time environment a provider may consult. */
+struct prov_env {
+	struct diag *diag;	/* report located errors here */
+	bool listing;		/* -l/-L: expand wildcards, do not fail */
+};
+
+struct provider {
+	const char *name;	/* "basic", "trace" */
+
+	/**
+	 * expand() - claim and expand a probe point
+	 * @env: diagnostics
+	 * @pp: the point, from the parser (components, args, wildcards)
+	 * @out: receives one prov_probe per concrete probe (prov_probe_new())
+	 *
+	 * Return: the number of probes appended (0 when the point is not
+	 * this provider's: the next one is asked), or -1 after reporting
+	 * an error at @pp's location (a malformed point of this provider).
+	 */
+	int (*expand)(const struct prov_env *env, const struct ast_pp *pp,
+		      struct prov_list *out);
+
+	/**
+	 * vars() - the target variables of @p, for -L and $$vars
+	 * Return: how many; fills at most @max of @out.
+	 */
+	size_t (*vars)(const struct prov_probe *p, struct prov_var *out,
+		       size_t max);
+
+	/**
+	 * var() - resolve $@name in a handler of @p
+	 * Return: 0 with @out filled, -ENOENT when @p has no such variable.
+	 */
+	int (*var)(const struct prov_probe *p, const char *name,
+		   struct prov_var *out);
+
+	/**
+	 * fetch() - the value of variable @idx (from var()) for event @ev
+	 * @sub: element index for char arrays ($comm[2]); -1 for the whole
+	 * @out: long, or a string valid until the handler returns
+	 * Return: 0, or -errno (the VM raises "cannot fetch $name").
+	 */
+	int (*fetch)(const struct prov_probe *p, void *ev, int idx,
+		     int64_t sub, struct lang_val *out);
+
+	/**
+	 * context() - pid(), execname()... of event @ev
+	 * Return: 0, or -ENOENT to let the VM use its own process's values
+	 * (what begin, end and timer probes report).
+	 */
+	int (*context)(const struct prov_probe *p, void *ev,
+		       enum prov_ctx what, struct lang_val *out);
+
+	/**
+	 * filter() - offer a leading condition of the handler as a kernel
+	 * filter in ftrace syntax ("common_pid == 42 && prev_prio < 100").
+	 * Return: 0 when the provider applies it (the elaborator then drops
+	 * the condition from the handler), -EOPNOTSUPP to decline.
+	 * May be NULL (declines everything).
+	 */
+	int (*filter)(struct prov_probe *p, const char *expr);
+
+	/**
+	 * describe() - -p2: one line naming the mechanism ("timerfd every
+	 * 100 ms"); -p3/--dry-run (@plan true): the definitions and filters
+	 * it would write, as shell commands, or a comment saying there is
+	 * nothing to write.
+	 */
+	void (*describe)(const struct prov_probe *p, bool plan, FILE *f);
+
+	/**
+	 * attach() - start delivering events of @probes (all of this
+	 * provider's probes in the program) on the run's loop.
+	 * @state: receives the provider's per-run state
+	 * Return: 0, or -errno with a message already printed.
+	 */
+	int (*attach)(struct run *run, struct prov_probe *const *probes,
+		      size_t n, void **state);
+
+	/* Fire the probes that belong to a phase of the run (may be NULL). */
+	void (*phase)(struct run *run, void *state, enum prov_phase ph);
+
+	/* Stop delivering; undo attach() (also after a partial attach). */
+	void (*detach)(struct run *run, void *state);
+
+	/* Free p->data (may be NULL when data needs no freeing). */
+	void (*free_probe)(struct prov_probe *p);
+};
+
+/* A probe of @prov for point @pp (copied); the caller appends it. */
+struct prov_probe *prov_probe_new(const struct provider *prov,
+				  const char *pp, enum prov_state state);
+/* Free @p and what its provider keeps in it; NULL is a no-op. */
+void prov_probe_free(struct prov_probe *p);
+void prov_list_push(struct prov_list *l, struct prov_probe *p);
+
+/* The providers tapkit knows, in the order they are asked; NULL-ended. */
+extern const struct provider *const prov_all[];
+
+/* prov_basic.c: begin, end, error, never, timer.* */
+extern const struct provider prov_basic;
+
+/* Helpers for providers: does component @i of @pp have that name, and its
+ * argument as a number (false when absent or not a number). */
+bool prov_comp_is(const struct ast_pp *pp, size_t i, const char *name);
+bool prov_comp_num(const struct ast_pp *pp, size_t i, int64_t *v);
+
+#endif

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TAPKIT_LANG_RUN_H
+#define TAPKIT_LANG_RUN_H
+
+/*
+ * The run-time driver of a compiled script: the VM, the event loop, the
+ * providers' attach/detach, the session states of stap (starting, running,
+ * stopping, error) that decide which probes may fire, the target process
+ * of -c/-x, the -T limit, and the buffered output.
+ *
+ * Order of a run (stap's module init/exit):
+ *   attach every provider; begin probes (state starting); release the -c
+ *   command; loop (state running) until exit(), a signal, -T, the target's
+ *   exit or an error; end probes (state stopping; skipped after an error);
+ *   error probes (state error); detach; "WARNING: Number of errors: N,
+ *   skipped probes: M" when there were errors; exit status 1 if so.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "lang/vm.h"
+
+struct prog;
+struct loop;
+struct prov_probe;
+
+struct run_opts {
+	FILE *out;		/* script output: stdout or -o FILE */
+	long time_limit;	/* -T SECS, 0: none */
+	pid_t target;		/* -x PID, 0: none */
+	const char *cmd;	/* -c CMD, NULL: none */
+	struct vm_limits lim;	/* -D MAXACTION=... */
+	long maxerrors;		/* -D MAXERRORS (0: the first error ends) */
+};
+
+struct run;
+
+/* Run @prog to its end; returns the exit status (0, or 1 after errors). */
+int run_main(const struct prog *prog, const struct run_opts *o);
+
+/* ---- for providers ----------------------------------------------------- */
+
+struct loop *run_loop(struct run *r);
+
+/**
+ * run_fire() - run the handler of @p for event @ev
+ *
+ * Does nothing unless the session is in @p's state (begin probes only
+ * while starting...) and no exit() is pending.  A run-time error is
+ * printed ("ERROR: ... near ..."), and past MAXERRORS ends the run.
+ * Return: true while the run goes on.
+ */
+bool run_fire(struct run *r, struct prov_probe *p, void *ev);
+
+/* Write the output buffered so far (end of a batch of events). */
+void run_flush(struct run *r);
+
+/* End the loop: the end probes run next. */
+void run_stop(struct run *r);
+
+#endif

@@ -1,0 +1,104 @@
+#!/usr/bin/env bats
+# tapkit's command line: usage errors exit 2 with one reason, help and
+# version, the passes (-p), listings (-l/-L), --cleanup.
+
+bats_require_minimum_version 1.5.0
+
+expect_usage_error() {
+	local msg=$1; shift
+	run --separate-stderr "$@"
+	if [ "$status" -ne 2 ] || [ -n "$output" ] ||
+	   [ "$stderr" != "tapkit: $msg"$'\n'"Try 'tapkit --help' for more information." ]; then
+		echo "# $*: status $status"
+		echo "# stdout: $output"
+		echo "# stderr: $stderr"
+		echo "# wanted: tapkit: $msg"
+		return 1
+	fi
+}
+
+@test "tapkit: -h and --help print usage with examples, exit 0" {
+	for h in -h --help; do
+		run --separate-stderr tapkit "$h"
+		[ "$status" -eq 0 ]
+		[ -z "$stderr" ]
+		[[ "$output" == *"USAGE: tapkit "* ]]
+		[[ "$output" == *"EXAMPLES:"* ]]
+	done
+}
+
+@test "tapkit: -V and --version" {
+	run --separate-stderr tapkit --version
+	[ "$status" -eq 0 ]
+	[[ "$output" == "tapkit "* ]]
+	run --separate-stderr tapkit -V
+	[ "$status" -eq 0 ]
+}
+
+@test "tapkit: usage errors exit 2 naming the problem" {
+	expect_usage_error "no script given (a file, or -e 'SCRIPT')" tapkit
+	expect_usage_error "invalid option '-Q'" tapkit -Q
+	expect_usage_error "invalid option '--no-such-option'" tapkit --no-such-option
+	expect_usage_error "option '-e' needs an argument" tapkit -e
+	expect_usage_error "-p must be between 1 and 5: '7'" tapkit -p 7 -e 'probe begin {}'
+	expect_usage_error "invalid number for -x: 'abc'" tapkit -x abc -e 'probe begin {}'
+	expect_usage_error "-T must be between 1 and 31536000: '0'" tapkit -T 0 -e 'probe begin {}'
+	expect_usage_error "invalid number for -D MAXACTION: 'many'" tapkit -D MAXACTION=many -e 'probe begin {}'
+	expect_usage_error "-D MAXACTION needs a value" tapkit -D MAXACTION -e 'probe begin {}'
+	expect_usage_error "-c and -x cannot be used together" tapkit -c true -x 1 -e 'probe begin {}'
+	expect_usage_error "unexpected argument 'x'" tapkit -l begin x
+}
+
+@test "tapkit: a missing script file is an error, exit 1" {
+	run --separate-stderr tapkit /nonexistent/script.stp
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"cannot read '/nonexistent/script.stp'"* ]]
+}
+
+@test "tapkit: unknown -D names are accepted, as stap passes them on" {
+	run --separate-stderr tapkit -D STP_NO_OVERLOAD -D FOO=1 -e 'probe begin { exit() }'
+	[ "$status" -eq 0 ]
+}
+
+@test "tapkit: -p4 compiles everything and stops silently" {
+	run --separate-stderr tapkit -p4 -e 'probe begin { println("not run") }'
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	[ -z "$stderr" ]
+}
+
+@test "tapkit: -v reports the passes on stderr" {
+	run --separate-stderr tapkit -v -e 'probe begin { exit() }'
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"Pass 1: "*"Pass 2: "*"Pass 3: "* ]]
+}
+
+@test "tapkit: -l lists matching probe points, -L with variables" {
+	run --separate-stderr tapkit -l 'begin'
+	[ "$status" -eq 0 ]
+	[ "$output" = "begin" ]
+	run --separate-stderr tapkit -L 'timer.ms(10)'
+	[ "$status" -eq 0 ]
+	[ "$output" = "timer.ms(10)" ]
+	run --separate-stderr tapkit -l 'nosuch.point'
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+}
+
+@test "tapkit: a script read from a file reports errors with its name" {
+	printf 'probe begin {\n  x = 1 / \n}\n' >"$BATS_TEST_TMPDIR/bad.stp"
+	run --separate-stderr tapkit "$BATS_TEST_TMPDIR/bad.stp"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == "$BATS_TEST_TMPDIR/bad.stp:3:1: error: "* ]] || { echo "# $stderr"; false; }
+}
+
+@test "tapkit: starts and exits in well under 10 ms" {
+	local t0 t1 i
+	t0=$(date +%s%N)
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		tapkit -e 'probe begin { exit() }' || return 1
+	done
+	t1=$(date +%s%N)
+	# 10 runs; a generous bound for a loaded CI machine
+	[ $(( (t1 - t0) / 10000000 )) -lt 50 ] || { echo "# $(( (t1 - t0) / 10 )) ns per run"; false; }
+}

@@ -1,0 +1,401 @@
+#!/usr/bin/env bats
+# The script language, end to end: golden scripts (helpers.bash says how
+# NAME.stp, NAME.out, NAME.err and the "# tapkit:", "# args:", "# status:"
+# lines work), and the behaviours that need a clock or a process.
+
+bats_require_minimum_version 1.5.0
+
+load helpers
+
+@test "alias" {
+	golden alias
+}
+
+@test "alias_wildcard" {
+	golden alias_wildcard
+}
+
+@test "args" {
+	golden args
+}
+
+@test "arith" {
+	golden arith
+}
+
+@test "arith_wrap" {
+	golden arith_wrap
+}
+
+@test "array_basic" {
+	golden array_basic
+}
+
+@test "array_delete" {
+	golden array_delete
+}
+
+@test "array_multikey" {
+	golden array_multikey
+}
+
+@test "array_overflow" {
+	golden array_overflow
+}
+
+@test "array_wildcard" {
+	golden array_wildcard
+}
+
+@test "autoprint" {
+	golden autoprint
+}
+
+@test "begin_end_order" {
+	golden begin_end_order
+}
+
+@test "bitops" {
+	golden bitops
+}
+
+@test "compile_arity" {
+	golden compile_arity
+}
+
+@test "compile_probe" {
+	golden compile_probe
+}
+
+@test "compile_syntax" {
+	golden compile_syntax
+}
+
+@test "compile_types" {
+	golden compile_types
+}
+
+@test "compile_unresolved" {
+	golden compile_unresolved
+}
+
+@test "compile_unresolved_type" {
+	golden compile_unresolved_type
+}
+
+@test "compound" {
+	golden compound
+}
+
+@test "context" {
+	golden context
+}
+
+@test "crement" {
+	golden crement
+}
+
+@test "defined" {
+	golden defined
+}
+
+@test "dry_run" {
+	golden dry_run
+}
+
+@test "error_fn" {
+	golden error_fn
+}
+
+@test "exit_in_begin" {
+	golden exit_in_begin
+}
+
+@test "foreach_control" {
+	golden foreach_control
+}
+
+@test "foreach_keys" {
+	golden foreach_keys
+}
+
+@test "foreach_limit" {
+	golden foreach_limit
+}
+
+@test "foreach_modify" {
+	golden foreach_modify
+}
+
+@test "foreach_order" {
+	golden foreach_order
+}
+
+@test "foreach_slice" {
+	golden foreach_slice
+}
+
+@test "foreach_value" {
+	golden foreach_value
+}
+
+@test "functions" {
+	golden functions
+}
+
+@test "global_init" {
+	golden global_init
+}
+
+@test "hello" {
+	golden hello
+}
+
+@test "hist_array" {
+	golden hist_array
+}
+
+@test "hist_empty" {
+	golden hist_empty
+}
+
+@test "hist_linear" {
+	golden hist_linear
+}
+
+@test "hist_log" {
+	golden hist_log
+}
+
+@test "logical" {
+	golden logical
+}
+
+@test "macros" {
+	golden macros
+}
+
+@test "maxaction" {
+	golden maxaction
+}
+
+@test "maxaction_ok" {
+	golden maxaction_ok
+}
+
+@test "maxmapentries" {
+	golden maxmapentries
+}
+
+@test "maxnesting" {
+	golden maxnesting
+}
+
+@test "maxstringlen" {
+	golden maxstringlen
+}
+
+@test "never" {
+	golden never
+}
+
+@test "next_stmt" {
+	golden next_stmt
+}
+
+@test "no_probes" {
+	golden no_probes
+}
+
+@test "oneshot" {
+	golden oneshot
+}
+
+@test "pass1" {
+	golden pass1
+}
+
+@test "pass2" {
+	golden pass2
+}
+
+@test "pass3" {
+	golden pass3
+}
+
+@test "print_family" {
+	golden print_family
+}
+
+@test "printf_conv" {
+	golden printf_conv
+}
+
+@test "printf_errors" {
+	golden printf_errors
+}
+
+@test "recursion_limit" {
+	golden recursion_limit
+}
+
+@test "regex" {
+	golden regex
+}
+
+@test "regex_bad" {
+	golden regex_bad
+}
+
+@test "runtime_div0" {
+	golden runtime_div0
+}
+
+@test "runtime_mod0" {
+	golden runtime_mod0
+}
+
+@test "stat_empty" {
+	golden stat_empty
+}
+
+@test "stats" {
+	golden stats
+}
+
+@test "stats_array" {
+	golden stats_array
+}
+
+@test "stats_variance" {
+	golden stats_variance
+}
+
+@test "string_funcs" {
+	golden string_funcs
+}
+
+@test "strings" {
+	golden strings
+}
+
+@test "strtol" {
+	golden strtol
+}
+
+@test "ternary" {
+	golden ternary
+}
+
+@test "timer_exit" {
+	golden timer_exit
+}
+
+@test "timer_units" {
+	golden timer_units
+}
+
+@test "tokenize" {
+	golden tokenize
+}
+
+@test "try_catch" {
+	golden try_catch
+}
+
+@test "unsupported" {
+	golden unsupported
+}
+
+@test "while_loops" {
+	golden while_loops
+}
+
+@test "wrap_array" {
+	golden wrap_array
+}
+
+@test "every golden script has its test and its expected output" {
+	local f n missing=()
+	for f in "$LANGDIR"/*.stp; do
+		n=${f##*/}; n=${n%.stp}
+		grep -q "^	golden $n\$" "$BATS_TEST_FILENAME" || missing+=("$n (no @test)")
+		[ -f "$LANGDIR/$n.out" ] || missing+=("$n (no .out)")
+	done
+	[ ${#missing[@]} -eq 0 ] || { echo "# ${missing[*]}"; false; }
+}
+
+@test "timer.ms(100) fires 9 to 11 times in -T 1" {
+	run --separate-stderr "$BIN/tapkit" -T 1 -e \
+		'global n; probe timer.ms(100) { n++ } probe end { println(n) }'
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "$output" -ge 9 ] && [ "$output" -le 11 ] || { echo "# fired $output"; false; }
+}
+
+@test "-T ends a run that never exits, and end probes run" {
+	run --separate-stderr "$BIN/tapkit" -T 1 -e 'probe end { println("end") }'
+	[ "$status" -eq 0 ]
+	[ "$output" = "end" ]
+}
+
+@test "-c: target() is the command's PID, the run ends when it exits" {
+	run --separate-stderr "$BIN/tapkit" -c 'echo $$' -e \
+		'probe begin { printf("%d\n", target()) } probe end { println("end") }'
+	[ "$status" -eq 0 ] || { echo "# $stderr"; false; }
+	[ "${lines[0]}" = "${lines[1]}" ] || { echo "# $output"; false; }
+	[ "${lines[2]}" = "end" ]
+	[ "${lines[0]}" -gt 1 ]
+}
+
+@test "-c: the command waits until the begin probes ran" {
+	run --separate-stderr "$BIN/tapkit" -c 'echo cmd' -e \
+		'probe begin { println("begin") }'
+	[ "$status" -eq 0 ]
+	[ "$output" = $'begin\ncmd' ] || { echo "# $output"; false; }
+}
+
+@test "-x PID: the run ends when that process exits" {
+	sleep 1 &
+	local pid=$!
+	run --separate-stderr "$BIN/tapkit" -x "$pid" -e \
+		'probe begin { printf("%d\n", target()) } probe end { println("end") }'
+	[ "$status" -eq 0 ]
+	[ "$output" = "$pid"$'\nend' ] || { echo "# $output"; false; }
+}
+
+@test "-o FILE: the script's output goes to FILE" {
+	local f=$BATS_TEST_TMPDIR/out.txt
+	run --separate-stderr "$BIN/tapkit" -o "$f" -e 'probe begin { println("to the file"); exit() }'
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	[ "$(cat "$f")" = "to the file" ]
+}
+
+@test "SIGINT ends the run and end probes run" {
+	"$BIN/tapkit" -e 'probe begin { println("started") } probe end { println("end") }' \
+		>"$BATS_TEST_TMPDIR/o" 2>&1 &
+	local pid=$!
+	sleep 0.3
+	kill -INT "$pid"
+	wait "$pid"
+	[ "$(cat "$BATS_TEST_TMPDIR/o")" = $'started\nend' ]
+}
+
+@test "output to a closed pipe ends the run quietly" {
+	run bash -c "'$BIN/tapkit' -e 'probe timer.ms(1) { println(\"line\") }' | head -2"
+	[ "$status" -eq 0 ]
+	[ "$output" = $'line\nline' ]
+}
+
+@test "a tapset directory given with -I provides functions and aliases" {
+	mkdir -p "$BATS_TEST_TMPDIR/ts"
+	cat >"$BATS_TEST_TMPDIR/ts/my.stp" <<'STP'
+function double(x) { return 2 * x }
+probe my.start = begin { tag = "from tapset" }
+STP
+	run --separate-stderr "$BIN/tapkit" -I "$BATS_TEST_TMPDIR/ts" -e \
+		'probe my.start { printf("%s %d\n", tag, double(21)); exit() }'
+	[ "$status" -eq 0 ] || { echo "# $stderr"; false; }
+	[ "$output" = "from tapset 42" ]
+}
