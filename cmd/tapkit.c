@@ -341,8 +341,13 @@ static int compile_and_run(struct opts *o, struct diag *d,
 			gen_disasm(prog, stdout);
 		else
 			fputs("#!/bin/sh\n# tapkit --dry-run: what this script "
-			      "would write to tracefs\n", stdout);
+			      "would write to tracefs, in an instance of its own\n"
+			      "T=${T:-/sys/kernel/tracing/instances/tapkit_dryrun_$$}\n"
+			      "mkdir -p \"$T\"\n", stdout);
 		print_plans(prog, stdout);
+		if (o->dry_run)
+			fputs("# read the records from \"$T\"/per_cpu/cpu*/trace_pipe_raw;\n"
+			      "# to undo: rmdir \"$T\"\n", stdout);
 		rc = TK_EXIT_OK;
 		goto out;
 	}

@@ -11,6 +11,7 @@
 
 const struct provider *const prov_all[] = {
 	&prov_basic,
+	&prov_trace,
 	NULL,
 };
 

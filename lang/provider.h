@@ -74,6 +74,9 @@ enum prov_state {
 /* The phases of a run that some providers fire probes in (prov_basic). */
 enum prov_phase {
 	PROV_PHASE_BEGIN,	/* before any other probe can fire */
+	PROV_PHASE_DRAIN,	/* the loop ended by a signal, -T or the target's
+				 * exit: deliver what is still buffered, while
+				 * the running probes may still fire */
 	PROV_PHASE_END,		/* after the loop: exit(), signal, -T, target */
 	PROV_PHASE_ERROR,	/* after the end phase, when errors occurred */
 };
@@ -205,6 +208,8 @@ extern const struct provider *const prov_all[];
 
 /* prov_basic.c: begin, end, error, never, timer.* */
 extern const struct provider prov_basic;
+/* prov_trace.c: kernel.trace("system:event") */
+extern const struct provider prov_trace;
 
 /* Helpers for providers: does component @i of @pp have that name, and its
  * argument as a number (false when absent or not a number). */

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <wordexp.h>
 #include <sys/wait.h>
 
 #include "common/log.h"
@@ -133,6 +134,7 @@ static int start_cmd(struct run *r)
 	}
 	if (pid == 0) {
 		sigset_t none;
+		wordexp_t words;
 		char c;
 
 		sigemptyset(&none);
@@ -140,6 +142,14 @@ static int start_cmd(struct run *r)
 		close(pfd[1]);
 		if (read(pfd[0], &c, 1) != 1)
 			_exit(127);
+		/* as staprun: words expanded without a shell when they can be,
+		 * so that target() is the command itself, not a shell around it */
+		if (wordexp(r->o->cmd, &words, WRDE_NOCMD) == 0 && words.we_wordc > 0) {
+			execvp(words.we_wordv[0], words.we_wordv);
+			fprintf(stderr, "%s: cannot run '%s': %s\n", tk_prog,
+				words.we_wordv[0], strerror(errno));
+			_exit(127);
+		}
 		execl("/bin/sh", "sh", "-c", r->o->cmd, (char *)NULL);
 		fprintf(stderr, "%s: cannot run /bin/sh: %s\n", tk_prog,
 			strerror(errno));
@@ -298,6 +308,10 @@ int run_main(const struct prog *prog, const struct run_opts *o)
 				   on_timeout, &r);
 		loop_run(r.loop);
 	}
+	/* records still buffered when a signal, -T or the target's exit
+	 * ended the loop happened before it: they are handled first */
+	if (!r.exiting && r.state == PROV_RUNNING)
+		phase_all(&r, PROV_PHASE_DRAIN);
 	r.exiting = false;
 	if (r.state == PROV_RUNNING || r.state == PROV_STARTING)
 		r.state = PROV_STOPPING;

@@ -1,0 +1,525 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kernel.trace("system:event") and kernel.trace("event"): tracepoints as
+ * probe points, fed by the records of our own tracefs instance.
+ *
+ * expand() matches the point (wildcards on either part, a bare event name
+ * in any system) against the tracing filesystem; each concrete tracepoint
+ * is one probe whose fields are its target variables ($prev_comm, ...),
+ * read with the offsets resolved once from its format.  attach() puts all
+ * of them in one session and maps each record's event id back to its
+ * probes.  A probe's accepted filter goes into the event's filter file;
+ * since an instance has one filter per event, probes on the same event
+ * with different filters get sessions of their own.
+ *
+ * This file and the other prov_*.c are the bridge between the language
+ * and tracefs/: the compiler and the VM see only lang/provider.h.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <tracefs.h>
+
+#include "common/log.h"
+#include "common/task.h"
+#include "lang/provider.h"
+#include "lang/run.h"
+#include "tracefs/format.h"
+#include "tracefs/session.h"
+
+#define STR_MAX 4096
+
+struct tsess;
+
+struct tprobe {
+	char *sys, *name;
+	struct tsess *ts;		/* while attached */
+	struct tk_field *fields;	/* non-common fields, in format order */
+	int nfields;
+	bool loaded;
+	char buf[STR_MAX];		/* string fetches, valid per handler */
+};
+
+static bool has_wild(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+static struct tprobe *tprobe_new(const char *sys, const char *name)
+{
+	struct tprobe *t = xcalloc(1, sizeof(*t));
+
+	t->sys = xstrdup(sys);
+	t->name = xstrdup(name);
+	return t;
+}
+
+static void add_probe(struct prov_list *out, const char *sys, const char *name)
+{
+	char pp[512];
+	struct prov_probe *p;
+
+	snprintf(pp, sizeof(pp), "kernel.trace(\"%s:%s\")", sys, name);
+	p = prov_probe_new(&prov_trace, pp, PROV_RUNNING);
+	p->data = tprobe_new(sys, name);
+	prov_list_push(out, p);
+}
+
+static bool event_exists(const char *sys, const char *name)
+{
+	return format_event_id(sys, name) >= 0;
+}
+
+/* Every event of @sys matching @pat, appended; returns how many. */
+static int expand_system(const char *sys, const char *pat, struct prov_list *out)
+{
+	char **events;
+	int i, n = 0;
+
+	if (!has_wild(pat)) {
+		if (!event_exists(sys, pat))
+			return 0;
+		add_probe(out, sys, pat);
+		return 1;
+	}
+	events = tracefs_system_events(NULL, sys);
+	for (i = 0; events && events[i]; i++)
+		if (!fnmatch(pat, events[i], 0)) {
+			add_probe(out, sys, events[i]);
+			n++;
+		}
+	tracefs_list_free(events);
+	return n;
+}
+
+static int trace_expand(const struct prov_env *env, const struct ast_pp *pp,
+			struct prov_list *out)
+{
+	const struct ast_ppcomp *c;
+	char *spec, *colon, **systems;
+	const char *sys, *name;
+	int i, n = 0;
+
+	if (pp->ncomps != 2 || !prov_comp_is(pp, 0, "kernel") ||
+	    !prov_comp_is(pp, 1, "trace"))
+		return 0;
+	c = &pp->comps[1];
+	if (!c->arg || c->arg->kind != AST_E_STR) {
+		diag_error(env->diag, pp->loc,
+			   "kernel.trace needs a string: kernel.trace(\"system:event\")");
+		return -1;
+	}
+	spec = xstrdup(c->arg->u.str.s);
+	colon = strchr(spec, ':');
+	if (colon) {
+		*colon = '\0';
+		sys = spec;
+		name = colon + 1;
+	} else {
+		sys = NULL;
+		name = spec;
+	}
+	if (sys && !has_wild(sys)) {
+		n = expand_system(sys, name, out);
+	} else {
+		systems = tracefs_event_systems(NULL);
+		for (i = 0; systems && systems[i]; i++)
+			if (!sys || !fnmatch(sys, systems[i], 0))
+				n += expand_system(systems[i], name, out);
+		tracefs_list_free(systems);
+	}
+	if (!n && !env->listing && !pp->optional) {
+		if (access("/sys/kernel/tracing/events", R_OK) && geteuid())
+			diag_error(env->diag, pp->loc,
+				   "cannot read the tracepoints of this kernel: %s (tracing needs root)",
+				   strerror(EACCES));
+		else
+			diag_error(env->diag, pp->loc, "no tracepoint matches \"%s\"",
+				   c->arg->u.str.s);
+		free(spec);
+		return -1;
+	}
+	free(spec);
+	return n;
+}
+
+/* Fields of the tracepoint from its format, once. */
+static int load_fields(struct tprobe *t)
+{
+	struct tep_format_field **ff;
+	struct tep_event *ev;
+	int i, n = 0;
+
+	if (t->loaded)
+		return t->fields ? 0 : -ENOENT;
+	t->loaded = true;
+	ev = format_load(t->sys, t->name);
+	if (!ev)
+		return -errno;
+	ff = tep_event_fields(ev);
+	for (i = 0; ff && ff[i]; i++)
+		n++;
+	t->fields = xcalloc(n ? n : 1, sizeof(*t->fields));
+	for (i = 0; ff && ff[i]; i++)
+		if (format_field(ev, ff[i]->name, &t->fields[t->nfields]) == 0)
+			t->nfields++;
+	free(ff);
+	return 0;
+}
+
+static void fill_var(const struct tk_field *f, int idx, struct prov_var *v)
+{
+	v->name = f->name;
+	v->idx = idx;
+	v->array = 0;
+	v->type = AST_T_LONG;
+	if (f->flags & TK_F_STRING) {
+		v->type = AST_T_STRING;
+		if (!(f->flags & TK_F_DYNAMIC))
+			v->array = f->size;
+	}
+}
+
+static size_t trace_vars(const struct prov_probe *p, struct prov_var *out, size_t max)
+{
+	struct tprobe *t = p->data;
+	size_t n = 0;
+	int i;
+
+	if (load_fields(t))
+		return 0;
+	for (i = 0; i < t->nfields && n < max; i++)
+		fill_var(&t->fields[i], i, &out[n++]);
+	return n;
+}
+
+static int trace_var(const struct prov_probe *p, const char *name,
+		     struct prov_var *out)
+{
+	struct tprobe *t = p->data;
+	int i;
+
+	if (load_fields(t))
+		return -ENOENT;
+	for (i = 0; i < t->nfields; i++)
+		if (!strcmp(t->fields[i].name, name)) {
+			fill_var(&t->fields[i], i, out);
+			return 0;
+		}
+	return -ENOENT;
+}
+
+static int trace_fetch(const struct prov_probe *p, void *evp, int idx,
+		       int64_t sub, struct lang_val *out)
+{
+	struct tprobe *t = p->data;
+	const struct tk_event *ev = evp;
+	const struct tk_field *f;
+
+	if (idx < 0 || idx >= t->nfields)
+		return -EINVAL;
+	f = &t->fields[idx];
+	out->s = "";
+	out->l = 0;
+	if (f->flags & TK_F_STRING && sub < 0) {
+		field_str(ev, f, t->buf, sizeof(t->buf));
+		out->s = t->buf;
+		return 0;
+	}
+	if (f->flags & TK_F_ARRAY || f->flags & TK_F_STRING) {
+		int elem = f->elem > 0 ? f->elem : 1;
+
+		if (sub < 0 || sub >= f->size / elem)
+			return -ERANGE;
+		out->l = field_elem(ev, f, (int)sub);
+		return 0;
+	}
+	out->l = field_int(ev, f);
+	return 0;
+}
+
+static const char *tsess_comm(struct tsess *ts, pid_t pid);
+
+static int trace_context(const struct prov_probe *p, void *evp,
+			 enum prov_ctx what, struct lang_val *out)
+{
+	const struct tk_event *ev = evp;
+	struct tprobe *t = p->data;
+	pid_t tgid;
+
+	switch (what) {
+	case PROV_CTX_TID:
+		out->l = ev->pid;
+		return 0;
+	case PROV_CTX_PID:
+		tgid = task_cache_tgid(ev->pid);
+		out->l = tgid > 0 ? tgid : ev->pid;
+		return 0;
+	case PROV_CTX_CPU:
+		out->l = ev->cpu;
+		return 0;
+	case PROV_CTX_EXECNAME:
+		out->s = t->ts ? tsess_comm(t->ts, ev->pid) : "";
+		return 0;
+	case PROV_CTX_PPID:
+		tgid = task_cache_tgid(ev->pid);
+		out->l = task_ppid(tgid > 0 ? tgid : ev->pid);
+		return 0;
+	case PROV_CTX_PROBEFUNC:
+		out->s = "";
+		return 0;
+	default:
+		return -ENOENT;
+	}
+}
+
+static int trace_filter(struct prov_probe *p, const char *expr)
+{
+	free(p->filter);
+	p->filter = xstrdup(expr);
+	return 0;
+}
+
+static void trace_describe(const struct prov_probe *p, bool plan, FILE *f)
+{
+	struct tprobe *t = p->data;
+
+	if (!plan) {
+		fprintf(f, "records of tracepoint %s:%s from our tracefs instance%s%s\n",
+			t->sys, t->name, p->filter ? ", kernel filter: " : "",
+			p->filter ? p->filter : "");
+		return;
+	}
+	if (p->filter)
+		fprintf(f, "echo '%s' > \"$T/events/%s/%s/filter\"\n", p->filter,
+			t->sys, t->name);
+	fprintf(f, "echo 1 > \"$T/events/%s/%s/enable\"\n", t->sys, t->name);
+}
+
+static void trace_free_probe(struct prov_probe *p)
+{
+	struct tprobe *t = p->data;
+
+	if (!t)
+		return;
+	free(t->sys);
+	free(t->name);
+	free(t->fields);
+	free(t);
+	p->data = NULL;
+}
+
+/*
+ * Run time.  Probes are grouped into sessions: each (event, filter) pair
+ * once per session, a second filter on an event already there opens the
+ * next session.  Records come back with their event id, which indexes
+ * the probes to fire.
+ */
+struct tsess {
+	struct session *s;
+	struct run *run;
+	struct prov_probe ***by_id;	/* id -> NULL-ended probe list */
+	int nids;
+	struct tsess *next;
+};
+
+struct tstate {
+	struct run *run;
+	struct tsess *sessions;
+};
+
+static const char *tsess_comm(struct tsess *ts, pid_t pid)
+{
+	return session_comm(ts->s, pid);
+}
+
+static void on_record(const struct tk_event *ev, void *arg)
+{
+	struct tsess *ts = arg;
+	struct prov_probe **p;
+
+	if (ev->id < 0 || ev->id >= ts->nids || !ts->by_id[ev->id])
+		return;
+	for (p = ts->by_id[ev->id]; *p; p++)
+		run_fire(ts->run, *p, (void *)ev);
+}
+
+static void by_id_add(struct tsess *ts, int id, struct prov_probe *p)
+{
+	int n = 0;
+
+	if (id >= ts->nids) {
+		ts->by_id = xrealloc(ts->by_id, (size_t)(id + 1) * sizeof(*ts->by_id));
+		memset(ts->by_id + ts->nids, 0,
+		       (size_t)(id + 1 - ts->nids) * sizeof(*ts->by_id));
+		ts->nids = id + 1;
+	}
+	while (ts->by_id[id] && ts->by_id[id][n])
+		n++;
+	ts->by_id[id] = xrealloc(ts->by_id[id], (size_t)(n + 2) * sizeof(**ts->by_id));
+	ts->by_id[id][n] = p;
+	ts->by_id[id][n + 1] = NULL;
+}
+
+/* The probe already in @ts on the same event, if any. */
+static struct prov_probe *same_event(struct tsess *ts, const struct tprobe *t)
+{
+	int id;
+
+	for (id = 0; id < ts->nids; id++) {
+		struct prov_probe **p = ts->by_id[id];
+		struct tprobe *o;
+
+		if (!p || !*p)
+			continue;
+		o = (*p)->data;
+		if (!strcmp(o->sys, t->sys) && !strcmp(o->name, t->name))
+			return *p;
+	}
+	return NULL;
+}
+
+static bool same_filter(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+static void batch_end(void *arg)
+{
+	struct tsess *ts = arg;
+
+	run_flush(ts->run);
+}
+
+static struct tsess *tsess_new(struct tstate *st)
+{
+	struct session_opts so = { .ordered = true, .batch_end = batch_end };
+	struct tsess *ts = xcalloc(1, sizeof(*ts)), **tail;
+
+	ts->run = st->run;
+	ts->s = session_new(&so);
+	for (tail = &st->sessions; *tail; tail = &(*tail)->next)
+		;
+	*tail = ts;
+	if (session_open(ts->s) < 0) {
+		pr_err("%s", session_error(ts->s));
+		return NULL;
+	}
+	return ts;
+}
+
+static int attach_probe(struct tstate *st, struct prov_probe *p)
+{
+	struct tprobe *t = p->data;
+	struct prov_probe *o = NULL;
+	struct tsess *ts;
+	struct tp *tp;
+
+	for (ts = st->sessions; ts; ts = ts->next) {
+		o = same_event(ts, t);
+		if (!o || same_filter(o->filter, p->filter))
+			break;
+	}
+	if (!ts && !(ts = tsess_new(st)))
+		return -1;
+	t->ts = ts;
+	if (o && same_filter(o->filter, p->filter)) {
+		by_id_add(ts, format_event_id(t->sys, t->name), p);
+		return 0;
+	}
+	tp = session_add(ts->s, t->sys, t->name, TP_RECORD, p->filter);
+	if (!tp) {
+		pr_err("%s", session_error(ts->s));
+		return -1;
+	}
+	by_id_add(ts, tp->id, p);
+	return 0;
+}
+
+static int prov_trace_attach(struct run *run, struct prov_probe *const *probes,
+			     size_t n, void **state)
+{
+	struct tstate *st = xcalloc(1, sizeof(*st));
+	struct tsess *ts;
+	size_t i;
+
+	st->run = run;
+	*state = st;
+	for (i = 0; i < n; i++)
+		if (attach_probe(st, probes[i]) < 0)
+			return -1;
+	for (ts = st->sessions; ts; ts = ts->next)
+		if (session_start(ts->s, run_loop(run), on_record, ts) < 0) {
+			pr_err("%s", session_error(ts->s));
+			return -1;
+		}
+	return 0;
+}
+
+static void prov_trace_phase(struct run *run, void *state, enum prov_phase ph)
+{
+	struct tstate *st = state;
+	struct tsess *ts;
+	long n;
+
+	if (ph != PROV_PHASE_DRAIN || !st)
+		return;
+	for (ts = st->sessions; ts; ts = ts->next) {
+		session_stop(ts->s);
+		do {
+			n = session_drain(ts->s);
+		} while (n > 0);
+		if (n < 0)
+			pr_warn("cannot read the last records: %s", session_error(ts->s));
+	}
+	run_flush(run);
+}
+
+static void prov_trace_detach(struct run *run, void *state)
+{
+	struct tstate *st = state;
+	struct tsess *ts, *next;
+	int id;
+
+	if (!st)
+		return;
+	for (ts = st->sessions; ts; ts = ts->next) {
+		session_stop(ts->s);
+		session_report_lost(ts->s);
+	}
+	for (ts = st->sessions; ts; ts = next) {
+		next = ts->next;
+		session_close(ts->s);
+		session_free(ts->s);
+		for (id = 0; id < ts->nids; id++)
+			if (ts->by_id[id]) {
+				struct prov_probe **p;
+
+				for (p = ts->by_id[id]; *p; p++)
+					((struct tprobe *)(*p)->data)->ts = NULL;
+				free(ts->by_id[id]);
+			}
+		free(ts->by_id);
+		free(ts);
+	}
+	free(st);
+}
+
+const struct provider prov_trace = {
+	.name = "trace",
+	.expand = trace_expand,
+	.vars = trace_vars,
+	.var = trace_var,
+	.fetch = trace_fetch,
+	.context = trace_context,
+	.filter = trace_filter,
+	.describe = trace_describe,
+	.attach = prov_trace_attach,
+	.phase = prov_trace_phase,
+	.detach = prov_trace_detach,
+	.free_probe = trace_free_probe,
+};
