@@ -289,6 +289,29 @@ static void print_plans(const struct prog *p, FILE *f)
 	}
 }
 
+/* The plans; a script that writes to tracefs gets an instance of its own. */
+static void print_dry_run(const struct prog *prog, bool script)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f) {
+		print_plans(prog, stdout);
+		return;
+	}
+	print_plans(prog, f);
+	fclose(f);
+	if (script && strstr(buf, "$T/"))
+		fputs("T=${T:-/sys/kernel/tracing/instances/tapkit_dryrun_$$}\n"
+		      "mkdir -p \"$T\"\n", stdout);
+	fputs(buf, stdout);
+	if (script && strstr(buf, "$T/"))
+		fputs("# records: \"$T\"/per_cpu/cpu*/trace_pipe_raw; "
+		      "to undo: rmdir \"$T\"\n", stdout);
+	free(buf);
+}
+
 static int compile_and_run(struct opts *o, struct diag *d,
 			   const struct lex_config *lc)
 {
@@ -341,13 +364,8 @@ static int compile_and_run(struct opts *o, struct diag *d,
 			gen_disasm(prog, stdout);
 		else
 			fputs("#!/bin/sh\n# tapkit --dry-run: what this script "
-			      "would write to tracefs, in an instance of its own\n"
-			      "T=${T:-/sys/kernel/tracing/instances/tapkit_dryrun_$$}\n"
-			      "mkdir -p \"$T\"\n", stdout);
-		print_plans(prog, stdout);
-		if (o->dry_run)
-			fputs("# read the records from \"$T\"/per_cpu/cpu*/trace_pipe_raw;\n"
-			      "# to undo: rmdir \"$T\"\n", stdout);
+			      "would write to tracefs\n", stdout);
+		print_dry_run(prog, o->dry_run);
 		rc = TK_EXIT_OK;
 		goto out;
 	}
