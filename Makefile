@@ -48,7 +48,7 @@ HELPER_BINS := $(HELPER_SRC:tests/helpers/%.c=$(O)/tests/helpers/%)
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.PHONY: all deps check check-vm demo install uninstall clean bench bench-deps
+.PHONY: all deps check check-vm demo install uninstall clean bench bench-deps tapsets
 
 all: $(BINS)
 
@@ -108,6 +108,10 @@ DEB_TEST := bats util-linux procps python3 qemu-system-x86 busybox-static
 deps:
 	$(call apt_install,$(DEB_BUILD) $(DEB_TEST))
 
+# the generated tapsets (committed: the language reads them at run time)
+tapsets:
+	$(Q)scripts/gen-tapset-syscalls.sh scripts/tapset
+
 tests-build: $(UNIT_BINS) $(HELPER_BINS)
 .PHONY: tests-build
 
@@ -133,13 +137,17 @@ bench: deps bench-deps
 	$(Q)bench/syscount.sh
 	$(Q)bench/transport.sh
 
+TAPSETDIR ?= $(PREFIX)/share/tapkit/tapset
+
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(TAPSETDIR)
 	install -m 0755 $(BINS) $(DESTDIR)$(BINDIR)/
 	install -m 0644 $(TOOLS:%=man/man8/%.8) $(DESTDIR)$(MANDIR)/man8/
+	install -m 0644 scripts/tapset/*.stp $(DESTDIR)$(TAPSETDIR)/
 
 uninstall:
 	rm -f $(TOOLS:%=$(DESTDIR)$(BINDIR)/%) $(TOOLS:%=$(DESTDIR)$(MANDIR)/man8/%.8)
+	rm -rf $(DESTDIR)$(TAPSETDIR)
 
 clean:
 	rm -rf $(O)/bin $(O)/common $(O)/tracefs $(O)/lang $(O)/cmd $(O)/tests $(O)/gen $(LIB)

@@ -234,7 +234,7 @@ static int list_probes(struct opts *o, struct diag *d,
 {
 	struct ast_script *s = ast_script_new();
 	struct elab_opts eo = { .tapset_dirs = o->dirs, .lex = lc,
-				.listing = true };
+				.listing = true, .listing_vars = o->list_vars };
 	char *text = xasprintf("probe %s {}", o->list);
 	struct elab *e = NULL;
 	size_t i, j, n = 0;
@@ -247,15 +247,24 @@ static int list_probes(struct opts *o, struct diag *d,
 		goto out;
 	}
 	for (i = 0; i < e->probes.n; i++) {
-		const struct prov_probe *p = e->probes.v[i]->pp;
+		const struct elab_probe *ep = e->probes.v[i];
+		const struct prov_probe *p = ep->pp;
+		const char *name = ep->alias ? ep->alias : p->pp;
 		bool dup = false;
 
-		for (j = 0; j < i && !dup; j++)
-			dup = !strcmp(e->probes.v[j]->pp->pp, p->pp);
+		for (j = 0; j < i && !dup; j++) {
+			const struct elab_probe *o2 = e->probes.v[j];
+
+			dup = !strcmp(o2->alias ? o2->alias : o2->pp->pp, name);
+		}
 		if (dup)
 			continue;
 		n++;
-		fputs(p->pp, stdout);
+		fputs(name, stdout);
+		/* as stap -L: an alias's variables, then the target's */
+		for (j = 0; o->list_vars && ep->alias && j < ep->nlocals; j++)
+			printf(" %s:%s", ep->locals[j]->name,
+			       ast_type_str(ep->locals[j]->type));
 		if (o->list_vars && p->prov->vars) {
 			struct prov_var v[128];
 			size_t k, nv = p->prov->vars(p, v, 128);

@@ -184,6 +184,7 @@ struct expansion {
 	struct prov_probe *pp;
 	struct ast_stmt *head;		/* blocks */
 	struct ast_stmt *tail;
+	char *alias;			/* outermost alias point used, or NULL */
 };
 
 struct expansions {
@@ -227,10 +228,11 @@ static struct ast_stmt *block_of(struct diag_loc loc)
 
 static int expand_pp(struct elab *e, const struct ast_pp *pp, int depth,
 		     struct expansions *out);
+static char *pp_text(const struct ast_pp *pp);
 
 static int expand_alias(struct elab *e, struct ast_alias *a,
-			const struct ast_pp *use, int depth,
-			struct expansions *out)
+			const struct ast_pp *name, const struct ast_pp *use,
+			int depth, struct expansions *out)
 {
 	struct expansions sub = { 0 };
 	struct ast_stmt *epi;
@@ -249,6 +251,8 @@ static int expand_alias(struct elab *e, struct ast_alias *a,
 	for (j = 0; j < sub.n; j++) {
 		struct expansion *x = &sub.v[j];
 
+		free(x->alias);
+		x->alias = pp_text(name);
 		if (a->body && !a->epilogue)
 			AST_VEC_PUSH(&x->head->u.block,
 				     ast_stmt_clone(a->body));
@@ -279,6 +283,7 @@ static void push_expansion(struct expansions *out, struct prov_probe *pp,
 	out->v[out->n].pp = pp;
 	out->v[out->n].head = block_of(loc);
 	out->v[out->n].tail = block_of(loc);
+	out->v[out->n].alias = NULL;
 	out->n++;
 }
 
@@ -321,7 +326,7 @@ again:
 		for (k = 0; k < a->names.n; k++) {
 			if (!alias_matches(a->names.v[k], pp))
 				continue;
-			if (expand_alias(e, a, pp, depth, out) < 0)
+			if (expand_alias(e, a, a->names.v[k], pp, depth, out) < 0)
 				err = -1;
 			break;
 		}
@@ -398,6 +403,7 @@ int elab_expand_probe(struct elab *e, struct ast_probe *src, bool synthetic)
 		struct elab_probe *p = xcalloc(1, sizeof(*p));
 
 		p->pp = ex.v[j].pp;
+		p->alias = ex.v[j].alias;
 		p->body = ex.v[j].head;
 		p->src = src;
 		p->synthetic = synthetic;
@@ -897,9 +903,9 @@ struct elab *elab_new(struct ast_script *script, struct diag *d,
 	for (i = 0; i < nuser && !diag_full(d); i++)
 		if (!script->probes.v[i]->library)
 			elab_expand_probe(e, script->probes.v[i], false);
-	if (opts->listing)
+	if (opts->listing && !opts->listing_vars)
 		return e;
-	if (!e->probes.n && diag_errors(d) == errs) {
+	if (!e->probes.n && diag_errors(d) == errs && !opts->listing) {
 		diag_error(d, (struct diag_loc){ 0 }, "no probes found");
 		return e;
 	}
@@ -907,7 +913,7 @@ struct elab *elab_new(struct ast_script *script, struct diag *d,
 		elab_resolve_probe(e, e->probes.v[i]);
 	if (diag_errors(d) != errs)
 		return e;
-	if (elab_pass_types(e) < 0)
+	if (elab_pass_types(e) < 0 || opts->listing)
 		return e;
 	elab_pass_filters(e);
 	if (!opts->no_display)
@@ -930,6 +936,7 @@ void elab_free(struct elab *e)
 			sym_free(p->locals[j]);
 		free(p->locals);
 		free(p->cond_filter);
+		free(p->alias);
 		free(p);
 	}
 	free(e->probes.v);

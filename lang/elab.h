@@ -75,6 +75,8 @@ struct elab_func {
 /* One concrete probe with its handler. */
 struct elab_probe {
 	struct prov_probe *pp;	/* owned */
+	char *alias;		/* the alias point it was reached by ("signal.send"),
+				 * NULL when none; owned */
 	struct ast_probe *src;	/* the declaration it comes from */
 	struct ast_stmt *body;	/* owned: aliases merged in, a copy */
 	struct elab_sym **locals;
@@ -88,6 +90,7 @@ struct elab_opts {
 	const char *const *tapset_dirs;	/* searched in order; NULL-ended */
 	const struct lex_config *lex;	/* for parsing tapsets */
 	bool listing;			/* -l/-L: only probe points matter */
+	bool listing_vars;		/* -L: and the variables' types */
 	bool no_display;		/* -p1..: no auto-print of globals */
 };
 
