@@ -11,6 +11,11 @@
 	done
 	run "$dest/opt/tk/sbin/syscount" --help
 	[ "$status" -eq 0 ]
+	# the installed tapkit finds the installed tapsets
+	[ -f "$dest/opt/tk/share/tapkit/tapset/signal.stp" ]
+	run "$dest/opt/tk/sbin/tapkit" -p2 -e 'probe signal.send { print(sig_name) }'
+	[ "$status" -eq 0 ] || { echo "# $output"; false; }
+	[[ $output == *'signal:signal_generate'* ]] || { echo "# $output"; false; }
 }
 
 @test "every command in the Makefile's TOOLS list is built" {
