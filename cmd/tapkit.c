@@ -86,7 +86,10 @@ static const char usage[] =
 "  tapkit -c 'sleep 1' -e 'probe begin { printf(\"%d\\n\", target()) }'\n"
 "  tapkit -D MAXACTION=100000 script.stp arg1 arg2\n"
 "  tapkit -p2 script.stp              # show the probes and their mechanism\n"
-"  tapkit -l 'timer.*'                # list matching probe points\n";
+"  tapkit -l 'timer.*'                # list matching probe points\n"
+"  tapkit -e 'global c; probe syscall.* { c[name]++ }' -T 5   # syscalls by name\n"
+"  tapkit -e 'probe kernel.trace(\"signal:signal_generate\") { if ($sig == 9) println($comm) }'\n"
+"  tapkit -L 'signal.send'            # an alias's variables and the fields behind it\n";
 
 static const struct option longopts[] = {
 	{ "help", no_argument, NULL, 'h' },

@@ -80,8 +80,10 @@ static bool ftrace_expr(struct strbuf *sb, const struct ast_expr *e, bool neg)
 	}
 	if (call_is(l, "tid"))
 		fmt_sb_addstr(sb, "common_pid");
-	else if (call_is(l, "execname"))
-		fmt_sb_addstr(sb, "comm");
+	else if (call_is(l, "execname"))	/* the task's: "comm" would be
+						 * an event's own field of that
+						 * name (signal_generate's) */
+		fmt_sb_addstr(sb, "COMM");
 	else if (l->kind == AST_E_TARGET && l->u.target.name &&
 		 !l->u.target.ncomps && l->u.target.name[1] != '$')
 		fmt_sb_addstr(sb, l->u.target.name + 1);
