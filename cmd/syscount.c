@@ -7,6 +7,7 @@
  * and no record is ever written.  -P and -L need a record per call, read
  * from our instance's ring and aggregated here.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <tracefs.h>
 
 #include "common/hmap.h"
 #include "common/json.h"
@@ -358,11 +358,12 @@ static void print_final(struct tool *t)
 static int setup_counters(struct syscount *sc)
 {
 	const char *prefix = sc->o.failures || sc->o.err ? "sys_exit_" : "sys_enter_";
-	char **events = tracefs_system_events(NULL, "syscalls");
+	char **events;
 	char filter[32] = "";
-	int i, err = 0;
+	int i, n, err = 0;
 
-	if (!events) {
+	n = format_system_events("syscalls", prefix, &events);
+	if (n <= 0) {
 		pr_err("no syscalls tracepoints in this kernel (CONFIG_FTRACE_SYSCALLS)");
 		return -1;
 	}
@@ -370,12 +371,10 @@ static int setup_counters(struct syscount *sc)
 		snprintf(filter, sizeof(filter), "ret == %d", -sc->o.err);
 	else if (sc->o.failures)
 		snprintf(filter, sizeof(filter), "ret < 0");
-	sc->ctrs = xcalloc(tracefs_list_size(events), sizeof(*sc->ctrs));
+	sc->ctrs = xcalloc(n, sizeof(*sc->ctrs));
 	for (i = 0; events[i] && !err; i++) {
 		struct counter *c = &sc->ctrs[sc->nctrs];
 
-		if (strncmp(events[i], prefix, strlen(prefix)))
-			continue;
 		c->tp = session_add(sc->s, "syscalls", events[i], TP_COUNT,
 				    filter[0] ? filter : NULL);
 		if (!c->tp) {
@@ -386,7 +385,7 @@ static int setup_counters(struct syscount *sc)
 		c->name = display_name(c->tp->name + strlen(prefix));
 		sc->nctrs++;
 	}
-	tracefs_list_free(events);
+	format_names_free(events);
 	pr_info("counting %d syscalls with perf_event counting mode (no records)",
 		sc->nctrs);
 	return err;
@@ -475,18 +474,18 @@ static void teardown(struct tool *t)
 
 static int list_syscalls(void)
 {
-	char **events = tracefs_system_events(NULL, "syscalls");
-	int i;
+	char **events;
+	int i, n = format_system_events("syscalls", "sys_enter_", &events);
 
-	if (!events) {
+	if (n <= 0) {
 		pr_err("cannot list syscalls tracepoints: %s",
-		       geteuid() ? "tracing needs root" : "no syscalls tracepoints");
+		       n == -EACCES || geteuid() ? "tracing needs root" :
+		       "no syscalls tracepoints");
 		return TK_EXIT_RUNTIME;
 	}
 	for (i = 0; events[i]; i++)
-		if (!strncmp(events[i], "sys_enter_", 10))
-			printf("%s\n", display_name(events[i] + 10));
-	tracefs_list_free(events);
+		printf("%s\n", display_name(events[i] + 10));
+	format_names_free(events);
 	return TK_EXIT_OK;
 }
 

@@ -86,13 +86,14 @@ static int expand_system(const char *sys, const char *pat, struct prov_list *out
 		add_probe(out, sys, pat);
 		return 1;
 	}
-	events = tracefs_system_events(NULL, sys);
-	for (i = 0; events && events[i]; i++)
+	if (format_system_events(sys, NULL, &events) < 0)
+		return 0;
+	for (i = 0; events[i]; i++)
 		if (!fnmatch(pat, events[i], 0)) {
 			add_probe(out, sys, events[i]);
 			n++;
 		}
-	tracefs_list_free(events);
+	format_names_free(events);
 	return n;
 }
 

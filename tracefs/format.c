@@ -3,6 +3,7 @@
  * Formats are parsed lazily, event by event: a command that traces three
  * events reads three format files, not the thousands under events/.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +108,55 @@ int format_event_id(const char *sys, const char *name)
 	if (err < 0)
 		return errno == EACCES || errno == EPERM ? -EACCES : -ENOENT;
 	return (int)id;
+}
+
+/*
+ * tracefs_system_events() stat()s every entry to keep the directories:
+ * ~720 calls for syscalls/, several ms of start-up.  The entries that are
+ * not events are the files "enable" and "filter"; d_type tells them apart
+ * where the filesystem fills it in, and @prefix usually excludes them.
+ */
+int format_system_events(const char *sys, const char *prefix, char ***names)
+{
+	const char *top = tracefs_tracing_dir();
+	char **v = NULL, *dir;
+	size_t plen = prefix ? strlen(prefix) : 0;
+	int n = 0, cap = 0;
+	struct dirent *de;
+	DIR *d;
+
+	*names = NULL;
+	if (!top || bad_name(sys, "x"))
+		return -ENOENT;
+	dir = xasprintf("%s/events/%s", top, sys);
+	d = opendir(dir);
+	free(dir);
+	if (!d)
+		return errno == EACCES || errno == EPERM ? -EACCES : -ENOENT;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' || (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN) ||
+		    (prefix && strncmp(de->d_name, prefix, plen)) ||
+		    !strcmp(de->d_name, "enable") || !strcmp(de->d_name, "filter"))
+			continue;
+		if (n + 1 >= cap) {
+			cap = cap ? 2 * cap : 64;
+			v = xrealloc(v, (size_t)cap * sizeof(*v));
+		}
+		v[n++] = xstrdup(de->d_name);
+		v[n] = NULL;
+	}
+	closedir(d);
+	*names = v;
+	return n;
+}
+
+void format_names_free(char **names)
+{
+	char **p;
+
+	for (p = names; p && *p; p++)
+		free(*p);
+	free(names);
 }
 
 int format_id(const struct tep_event *ev)

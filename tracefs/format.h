@@ -31,6 +31,15 @@ int format_field(const struct tep_event *ev, const char *name, struct tk_field *
 /* The id of @sys:@name from its id file (no format parsing), or -errno. */
 int format_event_id(const char *sys, const char *name);
 
+/**
+ * format_system_events() - the events of @sys whose names start with
+ * @prefix (NULL: all), without stat()ing each entry
+ * Returns how many, with *@names a NULL-ended list the caller frees with
+ * format_names_free(); -ENOENT when @sys does not exist, -EACCES.
+ */
+int format_system_events(const char *sys, const char *prefix, char ***names);
+void format_names_free(char **names);
+
 /* The event id, -1 on error. */
 int format_id(const struct tep_event *ev);
 

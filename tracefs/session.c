@@ -361,8 +361,14 @@ struct tp *session_add(struct session *s, const char *sys, const char *name,
 	struct tp *tp;
 	int err, id = -1;
 
-	/* counting needs only the id: skip parsing the format */
-	if (mode == TP_COUNT)
+	/*
+	 * Counting needs only the id, and without a filter to check not even
+	 * that now: the counters' opens read their ids side by side
+	 * (open_one()), ~10 us each for syscount's 360.
+	 */
+	if (mode == TP_COUNT && !(filter && *filter))
+		id = 0;
+	else if (mode == TP_COUNT)
 		id = format_event_id(sys, name);
 	else
 		ev = format_load(sys, name);
@@ -381,7 +387,7 @@ struct tp *session_add(struct session *s, const char *sys, const char *name,
 	tp = xcalloc(1, sizeof(*tp));
 	tp->system = xstrdup(sys);
 	tp->name = xstrdup(name);
-	tp->id = ev ? format_id(ev) : id;
+	tp->id = ev ? format_id(ev) : id ? id : -1;
 	tp->event = ev;
 	tp->mode = mode;
 	tp->next = s->tps;
@@ -538,6 +544,10 @@ static void open_one(int i, void *arg)
 	struct perf_scope scope = { job->s->ntids ? job->s->tids : NULL, job->s->ntids };
 	struct tp *tp = job->tps[i];
 
+	if (tp->id < 0 && (tp->id = format_event_id(tp->system, tp->name)) < 0) {
+		job->errs[i] = -tp->id;
+		return;
+	}
 	tp->counter = perf_counter_open(tp->id, &scope, tp->filter, job->s->group);
 	job->errs[i] = tp->counter ? 0 : errno;
 }
@@ -572,8 +582,12 @@ static int open_counters(struct session *s)
 		if (!job.errs[i])
 			continue;
 		err = -job.errs[i];
-		set_err(s, "cannot count %s:%s with perf_event: %s",
-			job.tps[i]->system, job.tps[i]->name, strerror(-err));
+		if (job.tps[i]->id < 0 && err == -ENOENT)
+			set_err(s, "tracepoint %s:%s does not exist",
+				job.tps[i]->system, job.tps[i]->name);
+		else
+			set_err(s, "cannot count %s:%s with perf_event: %s",
+				job.tps[i]->system, job.tps[i]->name, strerror(-err));
 	}
 	free(job.tps);
 	free(job.errs);
