@@ -27,6 +27,8 @@ int elab_pass_types(struct elab *e);
 void elab_pass_filters(struct elab *e);
 /* Mark globals read/written by reachable code; add the display probes. */
 void elab_pass_display(struct elab *e);
+/* Handlers that only count: counted by the kernel (lang/elab_count.c). */
+void elab_pass_counting(struct elab *e);
 /* Resolve names in a probe body (elab.c), for synthesized probes. */
 int elab_resolve_probe(struct elab *e, struct elab_probe *p);
 /* Expand @src's points and append the concrete probes (elab.c). */

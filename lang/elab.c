@@ -918,6 +918,7 @@ struct elab *elab_new(struct ast_script *script, struct diag *d,
 	elab_pass_filters(e);
 	if (!opts->no_display)
 		elab_pass_display(e);
+	elab_pass_counting(e);
 	return e;
 }
 

@@ -289,6 +289,18 @@ static void trace_describe(const struct prov_probe *p, bool plan, FILE *f)
 {
 	struct tprobe *t = p->data;
 
+	if (p->count_global >= 0) {
+		if (plan)
+			fprintf(f, "# %s:%s: a perf_event counter (perf_event_open(2)), "
+				"nothing written to tracefs%s%s\n", t->sys, t->name,
+				p->filter ? "; filter: " : "", p->filter ? p->filter : "");
+		else
+			fprintf(f, "perf_event counting mode on tracepoint %s:%s, no records "
+				"(the handler only counts)%s%s\n", t->sys, t->name,
+				p->filter ? ", kernel filter: " : "",
+				p->filter ? p->filter : "");
+		return;
+	}
 	if (!plan) {
 		fprintf(f, "records of tracepoint %s:%s from our tracefs instance%s%s\n",
 			t->sys, t->name, p->filter ? ", kernel filter: " : "",
@@ -328,9 +340,18 @@ struct tsess {
 	struct tsess *next;
 };
 
+struct tcount {
+	struct tp *tp;
+	int global;
+	const char *key;	/* the probe's count_key */
+	uint64_t last;		/* the count at the last sync */
+};
+
 struct tstate {
 	struct run *run;
 	struct tsess *sessions;
+	struct tcount *counts;
+	size_t ncounts;
 };
 
 static const char *tsess_comm(struct tsess *ts, pid_t pid)
@@ -413,12 +434,56 @@ static struct tsess *tsess_new(struct tstate *st)
 	return ts;
 }
 
+/* A handler that only counts: a perf counter, no records (elab_count.c). */
+static int attach_count(struct tstate *st, struct prov_probe *p)
+{
+	struct tprobe *t = p->data;
+	struct tsess *ts = st->sessions;
+	struct tcount *c;
+	struct tp *tp;
+
+	if (!ts && !(ts = tsess_new(st)))
+		return -1;
+	t->ts = ts;
+	tp = session_add(ts->s, t->sys, t->name, TP_COUNT, p->filter);
+	if (!tp) {
+		pr_err("%s", session_error(ts->s));
+		return -1;
+	}
+	st->counts = xrealloc(st->counts, (st->ncounts + 1) * sizeof(*st->counts));
+	c = &st->counts[st->ncounts++];
+	c->tp = tp;
+	c->global = p->count_global;
+	c->key = p->count_key;
+	c->last = 0;
+	return 0;
+}
+
+static void prov_trace_sync(struct run *run, void *state)
+{
+	struct tstate *st = state;
+	size_t i;
+
+	for (i = 0; st && i < st->ncounts; i++) {
+		struct tcount *c = &st->counts[i];
+		uint64_t v = session_count(c->tp);
+
+		if (v == c->last)
+			continue;
+		run_global_add(run, c->global, c->key, (int64_t)(v - c->last));
+		c->last = v;
+	}
+}
+
 static int attach_probe(struct tstate *st, struct prov_probe *p)
 {
 	struct tprobe *t = p->data;
 	struct prov_probe *o = NULL;
 	struct tsess *ts;
 	struct tp *tp;
+
+	if (p->count_global >= 0)
+		return attach_count(st, p);
 
 	for (ts = st->sessions; ts; ts = ts->next) {
 		o = same_event(ts, t);
@@ -507,11 +572,13 @@ static void prov_trace_detach(struct run *run, void *state)
 		free(ts->by_id);
 		free(ts);
 	}
+	free(st->counts);
 	free(st);
 }
 
 const struct provider prov_trace = {
 	.name = "trace",
+	.counts = true,
 	.expand = trace_expand,
 	.vars = trace_vars,
 	.var = trace_var,
@@ -521,6 +588,7 @@ const struct provider prov_trace = {
 	.describe = trace_describe,
 	.attach = prov_trace_attach,
 	.phase = prov_trace_phase,
+	.sync = prov_trace_sync,
 	.detach = prov_trace_detach,
 	.free_probe = trace_free_probe,
 };

@@ -23,6 +23,7 @@ struct prov_probe *prov_probe_new(const struct provider *prov,
 	p->prov = prov;
 	p->pp = xstrdup(pp);
 	p->state = state;
+	p->count_global = -1;
 	return p;
 }
 
@@ -34,6 +35,7 @@ void prov_probe_free(struct prov_probe *p)
 		p->prov->free_probe(p);
 	free(p->pp);
 	free(p->filter);
+	free(p->count_key);
 	free(p);
 }
 

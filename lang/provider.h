@@ -98,6 +98,11 @@ struct prov_probe {
 	int64_t order;		/* begin(N)/end(N): N; sorts within a phase */
 	int id;			/* index in the compiled program (elab) */
 	char *filter;		/* accepted condition, ftrace syntax; owned */
+	/* a handler that only counts (lang/elab_count.c): the global it
+	 * increments (-1: none) and the key (NULL: unkeyed); owned */
+	int count_global;
+	char *count_key;
+	bool sync;		/* reads counted globals: sync before it runs */
 	void *data;		/* the provider's; freed by prov->free_probe */
 };
 
@@ -115,6 +120,9 @@ struct prov_env {
 
 struct provider {
 	const char *name;	/* "basic", "trace" */
+	/* can count a probe whose handler only counts (count_global) in the
+	 * kernel instead of running it per event */
+	bool counts;
 
 	/**
 	 * expand() - claim and expand a probe point
@@ -188,6 +196,13 @@ struct provider {
 
 	/* Fire the probes that belong to a phase of the run (may be NULL). */
 	void (*phase)(struct run *run, void *state, enum prov_phase ph);
+
+	/*
+	 * sync() - add what the kernel counted for the counting probes since
+	 * the last sync to their globals (run_global_add()); called before a
+	 * handler that reads them runs.  May be NULL.
+	 */
+	void (*sync)(struct run *run, void *state);
 
 	/* Stop delivering; undo attach() (also after a partial attach). */
 	void (*detach)(struct run *run, void *state);

@@ -25,6 +25,8 @@
 #include "common/log.h"
 #include "common/loop.h"
 #include "lang/backend.h"
+#include "lang/gen.h"
+#include "lang/map.h"
 #include "lang/run.h"
 
 struct attached {
@@ -47,6 +49,7 @@ struct run {
 	bool child_done;
 	struct attached att[16];
 	int natt;
+	bool overflow_seen;
 };
 
 struct loop *run_loop(struct run *r)
@@ -81,10 +84,35 @@ void run_flush(struct run *r)
 	}
 }
 
+/* Kernel counts into the globals a handler is about to read. */
+static void sync_counts(struct run *r)
+{
+	int i;
+
+	for (i = 0; i < r->natt; i++)
+		if (r->att[i].ok && r->att[i].prov->sync)
+			r->att[i].prov->sync(r, r->att[i].state);
+}
+
+int run_global_add(struct run *r, int global, const char *key, int64_t delta)
+{
+	int err = vm_global_add(r->vm, global, key, delta);
+
+	if (err == -E2BIG && !r->overflow_seen) {
+		r->overflow_seen = true;
+		fprintf(stderr, "ERROR: %s near %s\n", MAP_ERR_OVERFLOW,
+			r->prog->globals[global].name);
+		r->errors++;
+	}
+	return err;
+}
+
 bool run_fire(struct run *r, struct prov_probe *p, void *ev)
 {
 	if (r->state != p->state || (r->exiting && p->state == PROV_RUNNING))
 		return !r->exiting;
+	if (p->sync)
+		sync_counts(r);
 	if (vm_fire(r->vm, p->id, ev) < 0) {
 		run_flush(r);
 		fprintf(stderr, "ERROR: %s\n", vm_error(r->vm));

@@ -16,6 +16,7 @@
  *   skipped probes: M" when there were errors; exit status 1 if so.
  */
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -52,6 +53,10 @@ struct loop *run_loop(struct run *r);
  * Return: true while the run goes on.
  */
 bool run_fire(struct run *r, struct prov_probe *p, void *ev);
+
+/* Add @delta to a long global (@key NULL) or to its element @key:
+ * kernel counts of counting probes (provider sync()).  0 or -errno. */
+int run_global_add(struct run *r, int global, const char *key, int64_t delta);
 
 /* Write the output buffered so far (end of a batch of events). */
 void run_flush(struct run *r);

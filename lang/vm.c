@@ -1018,3 +1018,30 @@ done:
 	vm->probe = NULL;
 	return 0;
 }
+
+int vm_global_add(struct vm *vm, int global, const char *key, int64_t delta)
+{
+	const struct prog_global *pg;
+	struct map_entry *e;
+	struct map_key k = { 0, key };
+	int err;
+
+	if (global < 0 || (size_t)global >= vm->prog->nglobals)
+		return -EINVAL;
+	pg = &vm->prog->globals[global];
+	if (pg->type != AST_T_LONG)
+		return -EINVAL;
+	if (!pg->nkeys) {
+		if (key)
+			return -EINVAL;
+		vm->g[global].l = (int64_t)((uint64_t)vm->g[global].l + (uint64_t)delta);
+		return 0;
+	}
+	if (!key || pg->nkeys != 1)
+		return -EINVAL;
+	err = map_slot(vm->g[global].map, &k, &e);
+	if (err < 0)
+		return err;
+	*map_entry_longp(e) = (int64_t)((uint64_t)*map_entry_longp(e) + (uint64_t)delta);
+	return 0;
+}

@@ -64,6 +64,15 @@ void vm_set_target(struct vm *vm, pid_t pid);
  */
 int vm_fire(struct vm *vm, int probe, void *ev);
 
+/**
+ * vm_global_add() - add @delta to long global @global, or to its element
+ * @key when it is an array of one string key (kernel counts synced into
+ * the script's globals)
+ * Return: 0, -E2BIG when the array is full, -EINVAL for a global of
+ * another shape.
+ */
+int vm_global_add(struct vm *vm, int global, const char *key, int64_t delta);
+
 /* "division by 0 near operator '/' at t.stp:3:10" after vm_fire() failed. */
 const char *vm_error(const struct vm *vm);
 /* True once exit() ran. */
