@@ -51,7 +51,7 @@ void tool_flush_batch(void *unused)
  * $TAPKIT_READY_FILE names a file created once tracing is live, so a script
  * can start its workload only then (systemd's READY=1, as a file).
  */
-static void announce_ready(void)
+void tool_announce_ready(void)
 {
 	const char *path = getenv("TAPKIT_READY_FILE");
 	int fd;
@@ -124,7 +124,7 @@ int tool_run(struct tool *t)
 			goto out_teardown;
 		}
 	}
-	announce_ready();
+	tool_announce_ready();
 
 	err = loop_run(l);
 	if (err < 0 && err != -EPIPE) {

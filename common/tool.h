@@ -41,4 +41,8 @@ bool tool_flush(void);
 /* tool_flush() as a per-batch callback (session_opts.batch_end). */
 void tool_flush_batch(void *unused);
 
+/* Create $TAPKIT_READY_FILE, if set: tracing is live (systemd's READY=1,
+ * as a file, for scripts that start their workload only then). */
+void tool_announce_ready(void);
+
 #endif

@@ -121,13 +121,4 @@ void elab_free(struct elab *e);
 /* -p2: globals, functions and probes with their locals, mechanism, body. */
 void elab_print(const struct elab *e, FILE *f);
 
-/*
- * Pure counting handlers (for the kernel's counting mode): the body is
- * only `g++`, `g += 1`, `g[pp()]++`, `g[ppfunc()]++`...  Returns the global
- * (NULL when the handler does more), and *keyed = true when it is indexed
- * by the probe point name.
- */
-const struct elab_sym *elab_probe_is_pure_count(const struct elab_probe *p,
-						bool *keyed);
-
 #endif

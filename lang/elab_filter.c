@@ -161,44 +161,6 @@ void elab_pass_filters(struct elab *e)
 	}
 }
 
-/* ---- pure counting ------------------------------------------------------ */
-
-const struct elab_sym *elab_probe_is_pure_count(const struct elab_probe *p,
-						bool *keyed)
-{
-	const struct ast_stmt *b = user_body(p), *s;
-	const struct ast_expr *x, *lv;
-	struct elab_sym *g;
-
-	if (!b || b->u.block.n != 1)
-		return NULL;
-	s = b->u.block.v[0];
-	if (s->kind != AST_S_EXPR)
-		return NULL;
-	x = s->u.expr;
-	if (x->kind == AST_E_CREMENT &&
-	    (x->op == AST_OP_PREINC || x->op == AST_OP_POSTINC))
-		lv = x->u.unary.operand;
-	else if (x->kind == AST_E_ASSIGN && x->op == AST_OP_ADD_ASSIGN &&
-		 x->u.bin.right->kind == AST_E_NUM && x->u.bin.right->u.num == 1)
-		lv = x->u.bin.left;
-	else
-		return NULL;
-	g = elab_expr_sym(lv);
-	if (!g || g->kind != ELAB_GLOBAL || g->type != AST_T_LONG)
-		return NULL;
-	*keyed = false;
-	if (lv->kind == AST_E_VAR)
-		return g;
-	if (lv->kind == AST_E_INDEX && lv->u.index.args.n == 1 &&
-	    (call_is(lv->u.index.args.v[0], "pp") ||
-	     call_is(lv->u.index.args.v[0], "ppfunc"))) {
-		*keyed = true;
-		return g;
-	}
-	return NULL;
-}
-
 /* ---- -p2 ---------------------------------------------------------------- */
 
 static void print_sym_type(FILE *f, const struct elab_sym *s)

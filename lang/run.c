@@ -24,6 +24,7 @@
 
 #include "common/log.h"
 #include "common/loop.h"
+#include "common/tool.h"
 #include "lang/backend.h"
 #include "lang/gen.h"
 #include "lang/map.h"
@@ -214,22 +215,6 @@ static void end_cmd(struct run *r)
 	r->child_done = true;
 }
 
-/* $TAPKIT_READY_FILE: created once probes are live, as the tools do */
-static void announce_ready(void)
-{
-	const char *path = getenv("TAPKIT_READY_FILE");
-	int fd;
-
-	if (!path || !*path)
-		return;
-	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0)
-		pr_warn("cannot create TAPKIT_READY_FILE '%s': %s", path,
-			strerror(errno));
-	else
-		close(fd);
-}
-
 static int on_timeout(struct loop *l, int fd, void *arg)
 {
 	loop_stop(l);
@@ -329,7 +314,7 @@ int run_main(const struct prog *prog, const struct run_opts *o)
 	if (r.state == PROV_STARTING)
 		r.state = PROV_RUNNING;
 	if (!r.exiting) {
-		announce_ready();
+		tool_announce_ready();
 		release_cmd(&r);
 		if (o->time_limit > 0)
 			loop_timer(r.loop, (uint64_t)o->time_limit * 1000, 0,
