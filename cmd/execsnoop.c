@@ -490,43 +490,21 @@ static int setup(struct tool *t, struct loop *l)
 	return 0;
 }
 
-static int drain(struct tool *t)
-{
-	struct execsnoop *es = t->ctx;
-
-	return session_drain(es->s) < 0 ? -1 : 0;
-}
-
-static void summary(struct tool *t)
-{
-	struct execsnoop *es = t->ctx;
-
-	session_report_lost(es->s);
-	if (es->o.json)
-		session_json_summary(es->s, stdout);
-}
-
-static void teardown(struct tool *t)
-{
-	struct execsnoop *es = t->ctx;
-
-	session_free(es->s);
-	es->s = NULL;
-}
-
 int main(int argc, char **argv)
 {
 	struct execsnoop es = { 0 };
 	struct tool t = {
 		.ctx = &es,
 		.setup = setup,
-		.drain = drain,
-		.summary = summary,
-		.teardown = teardown,
+		.drain = session_tool_drain,
+		.summary = session_tool_summary,
+		.teardown = session_tool_teardown,
+		.session = &es.s,
 	};
 
 	log_init(argv[0]);
 	parse_args(argc, argv, &es.o);
+	t.json = es.o.json;
 	t.duration = es.o.duration;
 	return tool_run(&t);
 }

@@ -249,43 +249,21 @@ static int setup(struct tool *t, struct loop *l)
 	return 0;
 }
 
-static int drain(struct tool *t)
-{
-	struct killsnoop *ks = t->ctx;
-
-	return session_drain(ks->s) < 0 ? -1 : 0;
-}
-
-static void summary(struct tool *t)
-{
-	struct killsnoop *ks = t->ctx;
-
-	session_report_lost(ks->s);
-	if (ks->o.json)
-		session_json_summary(ks->s, stdout);
-}
-
-static void teardown(struct tool *t)
-{
-	struct killsnoop *ks = t->ctx;
-
-	session_free(ks->s);
-	ks->s = NULL;
-}
-
 int main(int argc, char **argv)
 {
 	struct killsnoop ks = { 0 };
 	struct tool t = {
 		.ctx = &ks,
 		.setup = setup,
-		.drain = drain,
-		.summary = summary,
-		.teardown = teardown,
+		.drain = session_tool_drain,
+		.summary = session_tool_summary,
+		.teardown = session_tool_teardown,
+		.session = &ks.s,
 	};
 
 	log_init(argv[0]);
 	parse_args(argc, argv, &ks.o);
+	t.json = ks.o.json;
 	t.duration = ks.o.duration;
 	t.target = ks.o.pid;
 	return tool_run(&t);

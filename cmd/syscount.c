@@ -457,21 +457,6 @@ static int setup(struct tool *t, struct loop *l)
 	return 0;
 }
 
-static int drain(struct tool *t)
-{
-	struct syscount *sc = t->ctx;
-
-	return session_drain(sc->s) < 0 ? -1 : 0;
-}
-
-static void teardown(struct tool *t)
-{
-	struct syscount *sc = t->ctx;
-
-	session_free(sc->s);
-	sc->s = NULL;
-}
-
 static int list_syscalls(void)
 {
 	char **events;
@@ -495,10 +480,11 @@ int main(int argc, char **argv)
 	struct tool t = {
 		.ctx = &sc,
 		.setup = setup,
-		.drain = drain,
+		.drain = session_tool_drain,
 		.interval = print_summary,
 		.summary = print_final,
-		.teardown = teardown,
+		.teardown = session_tool_teardown,
+		.session = &sc.s,
 	};
 
 	log_init(argv[0]);

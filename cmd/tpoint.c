@@ -286,28 +286,11 @@ static int setup(struct tool *t, struct loop *l)
 	return 0;
 }
 
-static int drain(struct tool *t)
-{
-	struct tpoint *tpt = t->ctx;
-
-	return session_drain(tpt->s) < 0 ? -1 : 0;
-}
-
-static void summary(struct tool *t)
-{
-	struct tpoint *tpt = t->ctx;
-
-	session_report_lost(tpt->s);
-	if (tpt->o.json)
-		session_json_summary(tpt->s, stdout);
-}
-
 static void teardown(struct tool *t)
 {
 	struct tpoint *tpt = t->ctx;
 
-	session_free(tpt->s);
-	tpt->s = NULL;
+	session_tool_teardown(t);
 	ksyms_free(tpt->ksyms);
 	tpt->ksyms = NULL;
 	if (tpt->seq.buffer)
@@ -357,13 +340,15 @@ int main(int argc, char **argv)
 	struct tool t = {
 		.ctx = &tpt,
 		.setup = setup,
-		.drain = drain,
-		.summary = summary,
+		.drain = session_tool_drain,
+		.summary = session_tool_summary,
 		.teardown = teardown,
+		.session = &tpt.s,
 	};
 
 	log_init(argv[0]);
 	parse_args(argc, argv, &tpt.o);
+	t.json = tpt.o.json;
 	if ((tpt.o.list || tpt.o.view) && geteuid() != 0 &&
 	    access("/sys/kernel/tracing/events", R_OK) != 0) {
 		pr_err("cannot read the tracing filesystem: tracing needs root");

@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 struct loop;
+struct session;
 
 struct tool {
 	void *ctx;			/* the command's own state */
@@ -29,6 +30,10 @@ struct tool {
 	long interval_secs;		/* [interval [count]] */
 	long count;
 	pid_t target;			/* -p PID: end when it exits */
+	/* for the session_tool_*() callbacks (tracefs/session.h): where the
+	 * command keeps its one session, and whether it prints JSON */
+	struct session **session;
+	bool json;
 };
 
 /* Runs the tool and returns the process exit status. */

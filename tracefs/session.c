@@ -649,6 +649,8 @@ static int on_ready(struct loop *l, int fd, void *arg)
  * the kernel queues no wake-up per record (that costs the traced program
  * ~40% more per event than the record itself).
  */
+#define PACE_BUSY_RECORDS 4096
+
 static int on_pace(struct loop *l, int fd, void *arg)
 {
 	struct session *s = arg;
@@ -672,6 +674,10 @@ static int on_ring(struct loop *l, int fd, void *arg)
 
 	if (n < 0)
 		return (int)n;
+	/* a drain this large is a batch already: a ring this busy would
+	 * fill during the pause, so it is read again as soon as it wakes */
+	if (n >= PACE_BUSY_RECORDS)
+		return on_pace(l, fd, s);
 	if (s->pace_fd < 0) {
 		s->pace_fd = loop_timer(l, ms, 0, on_pace, s);
 		return s->pace_fd < 0 ? s->pace_fd : 0;

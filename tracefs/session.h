@@ -156,4 +156,14 @@ void session_close(struct session *s);
  */
 int session_cleanup_stale(void);
 
+struct tool;
+/*
+ * struct tool callbacks for a command whose one source is the session at
+ * *t->session: drain it; report lost events (and the JSON summary object
+ * when t->json); free it.
+ */
+int session_tool_drain(struct tool *t);
+void session_tool_summary(struct tool *t);
+void session_tool_teardown(struct tool *t);
+
 #endif
