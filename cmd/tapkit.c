@@ -231,6 +231,17 @@ static double ms_since(const struct timespec *t0)
 	       (double)(t.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
+static const char *probe_name(const struct elab_probe *p)
+{
+	return p->alias ? p->alias : p->pp->pp;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(probe_name(*(struct elab_probe *const *)a),
+		      probe_name(*(struct elab_probe *const *)b));
+}
+
 /* -l/-L: "probe PATTERN {}" elaborated in listing mode. */
 static int list_probes(struct opts *o, struct diag *d,
 		       const struct lex_config *lc)
@@ -240,6 +251,7 @@ static int list_probes(struct opts *o, struct diag *d,
 				.listing = true, .listing_vars = o->list_vars };
 	char *text = xasprintf("probe %s {}", o->list);
 	struct elab *e = NULL;
+	struct elab_probe **order;
 	size_t i, j, n = 0;
 	int rc = TK_EXIT_RUNTIME;
 
@@ -249,18 +261,17 @@ static int list_probes(struct opts *o, struct diag *d,
 		diag_print(d, stderr);
 		goto out;
 	}
+	/* as stap: sorted, each point once */
+	order = xcalloc(e->probes.n + 1, sizeof(*order));
+	for (i = 0; i < e->probes.n; i++)
+		order[i] = e->probes.v[i];
+	qsort(order, e->probes.n, sizeof(*order), by_name);
 	for (i = 0; i < e->probes.n; i++) {
-		const struct elab_probe *ep = e->probes.v[i];
+		const struct elab_probe *ep = order[i];
 		const struct prov_probe *p = ep->pp;
-		const char *name = ep->alias ? ep->alias : p->pp;
-		bool dup = false;
+		const char *name = probe_name(ep);
 
-		for (j = 0; j < i && !dup; j++) {
-			const struct elab_probe *o2 = e->probes.v[j];
-
-			dup = !strcmp(o2->alias ? o2->alias : o2->pp->pp, name);
-		}
-		if (dup)
+		if (i && !strcmp(probe_name(order[i - 1]), name))
 			continue;
 		n++;
 		fputs(name, stdout);
@@ -279,6 +290,7 @@ static int list_probes(struct opts *o, struct diag *d,
 		}
 		putchar('\n');
 	}
+	free(order);
 	rc = n ? TK_EXIT_OK : TK_EXIT_RUNTIME;
 out:
 	elab_free(e);

@@ -296,13 +296,13 @@ static void trace_describe(const struct prov_probe *p, bool plan, FILE *f)
 				p->filter ? "; filter: " : "", p->filter ? p->filter : "");
 		else
 			fprintf(f, "perf_event counting mode on tracepoint %s:%s, no records "
-				"(the handler only counts)%s%s\n", t->sys, t->name,
+				"(the handler only counts)%s%s", t->sys, t->name,
 				p->filter ? ", kernel filter: " : "",
 				p->filter ? p->filter : "");
 		return;
 	}
 	if (!plan) {
-		fprintf(f, "records of tracepoint %s:%s from our tracefs instance%s%s\n",
+		fprintf(f, "records of tracepoint %s:%s from our tracefs instance%s%s",
 			t->sys, t->name, p->filter ? ", kernel filter: " : "",
 			p->filter ? p->filter : "");
 		return;
@@ -337,6 +337,7 @@ struct tsess {
 	struct run *run;
 	struct prov_probe ***by_id;	/* id -> NULL-ended probe list */
 	int nids;
+	bool reported;		/* lost records reported */
 	struct tsess *next;
 };
 
@@ -536,11 +537,15 @@ static void prov_trace_phase(struct run *run, void *state, enum prov_phase ph)
 		return;
 	for (ts = st->sessions; ts; ts = ts->next) {
 		session_stop(ts->s);
-		do {
-			n = session_drain(ts->s);
-		} while (n > 0);
+		n = 0;
+		while (!run_exiting(run) && (n = session_drain(ts->s)) > 0)
+			;
 		if (n < 0)
 			pr_warn("cannot read the last records: %s", session_error(ts->s));
+		/* what was lost while the script ran: records made after
+		 * exit() would not have been handled anyway */
+		session_report_lost(ts->s);
+		ts->reported = true;
 	}
 	run_flush(run);
 }
@@ -555,7 +560,8 @@ static void prov_trace_detach(struct run *run, void *state)
 		return;
 	for (ts = st->sessions; ts; ts = ts->next) {
 		session_stop(ts->s);
-		session_report_lost(ts->s);
+		if (!ts->reported)
+			session_report_lost(ts->s);
 	}
 	for (ts = st->sessions; ts; ts = next) {
 		next = ts->next;

@@ -74,9 +74,9 @@ enum prov_state {
 /* The phases of a run that some providers fire probes in (prov_basic). */
 enum prov_phase {
 	PROV_PHASE_BEGIN,	/* before any other probe can fire */
-	PROV_PHASE_DRAIN,	/* the loop ended by a signal, -T or the target's
-				 * exit: deliver what is still buffered, while
-				 * the running probes may still fire */
+	PROV_PHASE_DRAIN,	/* the loop ended: stop recording, and unless
+				 * run_exiting() (exit(), an error), deliver
+				 * what is still buffered to the running probes */
 	PROV_PHASE_END,		/* after the loop: exit(), signal, -T, target */
 	PROV_PHASE_ERROR,	/* after the end phase, when errors occurred */
 };

@@ -58,6 +58,11 @@ struct loop *run_loop(struct run *r)
 	return r->loop;
 }
 
+bool run_exiting(const struct run *r)
+{
+	return r->exiting;
+}
+
 void run_stop(struct run *r)
 {
 	loop_stop(r->loop);
@@ -321,9 +326,10 @@ int run_main(const struct prog *prog, const struct run_opts *o)
 				   on_timeout, &r);
 		loop_run(r.loop);
 	}
-	/* records still buffered when a signal, -T or the target's exit
-	 * ended the loop happened before it: they are handled first */
-	if (!r.exiting && r.state == PROV_RUNNING)
+	/* recording stops now; records still buffered when a signal, -T or
+	 * the target's exit ended the loop happened before it, and are
+	 * handled first (after exit() or an error, none is) */
+	if (r.state == PROV_RUNNING)
 		phase_all(&r, PROV_PHASE_DRAIN);
 	r.exiting = false;
 	if (r.state == PROV_RUNNING || r.state == PROV_STARTING)

@@ -61,6 +61,9 @@ int run_global_add(struct run *r, int global, const char *key, int64_t delta);
 /* Write the output buffered so far (end of a batch of events). */
 void run_flush(struct run *r);
 
+/* True after exit() or an error: running probes fire no more. */
+bool run_exiting(const struct run *r);
+
 /* End the loop: the end probes run next. */
 void run_stop(struct run *r);
 

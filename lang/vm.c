@@ -690,7 +690,8 @@ L_TVARI: {
 	b = FETCH();
 	tv = &prog->tvars[a];
 	x = indexed ? sp[-1].l : -1;
-	if (!pp->prov->fetch ||
+	/* -1 asks a provider for the whole variable: no index is negative */
+	if (!pp->prov->fetch || (indexed && x < 0) ||
 	    pp->prov->fetch(pp, vm->ev, tv->idx, x, &out) < 0) {
 		vm_raise(vm, "cannot fetch target variable %s", tv->name);
 		RAISE(b);

@@ -48,6 +48,8 @@ struct session {
 	void *arg;
 	uint64_t lost_seen;		/* for -v live reports */
 	pid_t self;			/* our records are dropped */
+	struct comm_track comm;		/* renames seen in the records */
+	bool track_comm;
 	int pace_fd;			/* timer re-arming the ring fds */
 	char err[512];
 	struct session *next_open;	/* atexit list */
@@ -504,10 +506,28 @@ static void report_new_loss(struct session *s)
 	}
 }
 
+/* Renames update the name cache; then the record goes on (or not). */
+static void tracked(const struct tk_event *ev, void *arg)
+{
+	struct session *s = arg;
+
+	if (comm_track_event(&s->comm, ev))
+		return;
+	if (s->o.pid > 0)
+		scoped(ev, s);
+	else
+		s->fn(ev, s->arg);
+}
+
+struct tp *session_tps(struct session *s)
+{
+	return s->tps;
+}
+
 long session_drain(struct session *s)
 {
-	tk_event_fn fn = s->o.pid > 0 ? scoped : s->fn;
-	void *arg = s->o.pid > 0 ? (void *)s : s->arg;
+	tk_event_fn fn = s->track_comm ? tracked : s->o.pid > 0 ? scoped : s->fn;
+	void *arg = s->track_comm || s->o.pid > 0 ? (void *)s : s->arg;
 	long n = 0, m;
 	struct tp *tp;
 
@@ -796,6 +816,10 @@ int session_start(struct session *s, struct loop *l, tk_event_fn fn, void *arg)
 		return err;
 	for (tp = s->tps; tp; tp = tp->next)
 		records |= tp->mode == TP_RECORD;
+	if (records) {
+		comm_track_init(s, &s->comm);
+		s->track_comm = s->comm.exec_id >= 0 || s->comm.rename_id >= 0;
+	}
 	if (records && (err = start_ring(s, l)) < 0)
 		return err;
 	for (tp = s->tps; tp; tp = tp->next) {

@@ -52,6 +52,7 @@ struct tp {
 	struct perf_counter *counter;	/* TP_COUNT, from session_start() */
 	char *filter;			/* TP_COUNT: applied at open */
 	struct perf_sampler *sampler;	/* TP_STACK */
+	bool internal;			/* the session's own (not delivered) */
 	struct tp *next;
 };
 
@@ -119,6 +120,9 @@ int session_start(struct session *s, struct loop *l, tk_event_fn fn, void *arg);
 long session_drain(struct session *s);
 /* Stop recording (events disabled) but keep what is buffered. */
 void session_stop(struct session *s);
+
+/* The events added so far, most recent first (internal ones included). */
+struct tp *session_tps(struct session *s);
 
 /* The kernel's count of a TP_COUNT event so far. */
 uint64_t session_count(const struct tp *tp);

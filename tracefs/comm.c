@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Task names that follow exec and prctl(PR_SET_NAME).
+ *
+ * Records carry a PID but not the task's name; session_comm() finds it in
+ * /proc (or the kernel's saved_cmdlines) the first time and caches it.  A
+ * task that execs or renames itself afterwards would keep its old name:
+ * a command started by the tracer showed as "tapkit" for good.  A session
+ * with records therefore also records sched:sched_process_exec and
+ * task:task_rename (rare events) and updates the cache when they come by,
+ * in timestamp order: records before an exec show the old name, those
+ * after it the new one.  Unless the command asked for those events too,
+ * they are not delivered to it.
+ */
+#include <string.h>
+
+#include "common/task.h"
+#include "tracefs/format.h"
+#include "tracefs/internal.h"
+#include "tracefs/session.h"
+
+static struct tp *track(struct session *s, const char *sys, const char *name,
+			bool *wanted)
+{
+	struct tp *tp, *mine;
+
+	if (format_event_id(sys, name) < 0)
+		return NULL;		/* not in this kernel: names may go stale */
+	*wanted = false;
+	for (tp = session_tps(s); tp; tp = tp->next)
+		if (tp->mode == TP_RECORD && !strcmp(tp->system, sys) &&
+		    !strcmp(tp->name, name))
+			*wanted = true;
+	mine = session_add(s, sys, name, TP_RECORD, NULL);
+	if (mine)
+		mine->internal = true;
+	return mine;
+}
+
+void comm_track_init(struct session *s, struct comm_track *ct)
+{
+	struct tp *tp;
+
+	memset(ct, 0, sizeof(*ct));
+	ct->exec_id = ct->rename_id = -1;
+	tp = track(s, "sched", "sched_process_exec", &ct->deliver_exec);
+	if (tp && !format_field(tp->event, "filename", &ct->exec_file) &&
+	    !format_field(tp->event, "pid", &ct->exec_pid))
+		ct->exec_id = tp->id;
+	tp = track(s, "task", "task_rename", &ct->deliver_rename);
+	if (tp && !format_field(tp->event, "newcomm", &ct->rename_comm) &&
+	    !format_field(tp->event, "pid", &ct->rename_pid))
+		ct->rename_id = tp->id;
+}
+
+bool comm_track_event(struct comm_track *ct, const struct tk_event *ev)
+{
+	char buf[256];
+	const char *base;
+
+	if (ev->id == ct->exec_id) {
+		/* the kernel names the task after the file it ran */
+		field_str(ev, &ct->exec_file, buf, sizeof(buf));
+		base = strrchr(buf, '/');
+		base = base ? base + 1 : buf;
+		task_cache_set((pid_t)field_int(ev, &ct->exec_pid), base, -1);
+		return !ct->deliver_exec;
+	}
+	if (ev->id == ct->rename_id) {
+		field_str(ev, &ct->rename_comm, buf, sizeof(buf));
+		task_cache_set((pid_t)field_int(ev, &ct->rename_pid), buf, -1);
+		return !ct->deliver_rename;
+	}
+	return false;
+}
