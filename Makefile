@@ -136,6 +136,7 @@ bench: deps bench-deps
 	$(Q)$(MAKE) --no-print-directory all tests-build
 	$(Q)bench/syscount.sh
 	$(Q)bench/transport.sh
+	$(Q)bench/tapkit.sh
 
 TAPSETDIR ?= $(PREFIX)/share/tapkit/tapset
 

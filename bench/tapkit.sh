@@ -1,0 +1,559 @@
+#!/bin/bash
+# bench/tapkit.sh: what tapkit (the probe language) costs, against its peers,
+# and whether it meets the targets (bench/README.md).
+#
+#   1. start-up: `tapkit -e 'probe begin { exit() }'`, whole run, against
+#      `bpftrace -e 'BEGIN { exit(); }'` (and stap when installed);
+#   2. launch to the first event handled: a script printing on the first
+#      syscalls:sys_enter_getppid event while a getppid() loop spins,
+#      against bpftrace's equivalent;
+#   3. `probe syscall.*` (one tracepoint per system call): launch to ready
+#      ($TAPKIT_READY_FILE), stop, and how many events it attached;
+#   4. throughput on the getppid() workload of bench/syscount.sh: a comm-keyed
+#      count on raw_syscalls:sys_enter against trace-cmd record and bpftrace
+#      (and the ring's floor, bench/ftring.c);
+#   5. a count-only handler on syscall.getppid against perf stat;
+#   6. peak RSS of the scripts of 2-4.
+#
+# Method in bench/lib.sh (paired untraced/traced runs, medians); the start-up
+# measures run each command K times under bench/tkrun.  Peers that are not
+# installed are skipped with a note.  The targets are printed as PASS/MISS
+# lines; they never fail the script.
+
+usage() {
+	cat <<-EOF
+	Measure tapkit scripts against their peers: start-up, first event,
+	syscall.* attach time, throughput on a getppid() loop, memory.
+
+	USAGE: bench/tapkit.sh [-n N] [-r R] [-k K] [-a A] [-b TAPKIT] [-t IDS] [-s SECS] [-v]
+
+	  -n N     getppid() calls per run (default 3000000)
+	  -r R     traced/untraced pairs per tracer (default 5)
+	  -k K     runs of each start-up measure (default 20)
+	  -a A     runs of the syscall.* attach measure (default 10; each waits
+	           for the release of its perf counters, ~18 s)
+	  -b PATH  the tapkit binary to measure (default build/bin/tapkit); a
+	           copy is taken at the start, with the tapsets beside it
+	  -t IDS   only these (comma list of: tk4,ftraw,tcmd,bpf,tk5,perf,tk3,
+	           and start-up measures: su_begin,su_first,su_attach)
+	  -s SECS  settle time after a peer looks ready (default 0.3)
+	  -v       more detail on stderr
+	  -h       this help
+
+	Run as root after 'make'.  Progress goes to stderr, the tables to stdout.
+	EOF
+}
+
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+K=20
+A=10
+TAPKIT_SRC=""
+# parse_common_opts of lib.sh, plus -k
+parse_opts() {
+	local opt
+	while getopts "n:r:k:a:b:t:s:vh" opt; do
+		case $opt in
+		n) N=$OPTARG ;;
+		r) R=$OPTARG ;;
+		k) K=$OPTARG ;;
+		a) A=$OPTARG ;;
+		b) TAPKIT_SRC=$OPTARG ;;
+		t) ONLY=$OPTARG ;;
+		s) SETTLE=$OPTARG ;;
+		v) VERBOSE=1 ;;
+		h) usage; exit 0 ;;
+		*) usage >&2; exit 2 ;;
+		esac
+	done
+	case $N in ''|*[!0-9]*) log "bench: -n needs a number"; exit 2 ;; esac
+	case $R in ''|*[!0-9]*|0) log "bench: -r needs a number > 0"; exit 2 ;; esac
+	case $K in ''|*[!0-9]*|0) log "bench: -k needs a number > 0"; exit 2 ;; esac
+	case $A in ''|*[!0-9]*|0) log "bench: -a needs a number > 0"; exit 2 ;; esac
+}
+parse_opts "$@"
+bench_init
+if [ -z "$TAPKIT_SRC" ] && [ ! -x "$BIN/tapkit" ]; then
+	log "bench: build/bin/tapkit is not built: building it (make)"
+	make -C "$ROOT" --no-print-directory -s all >&2 || exit 1
+fi
+TAPKIT_SRC=${TAPKIT_SRC:-$BIN/tapkit}
+[ -x "$TAPKIT_SRC" ] || { log "bench: $TAPKIT_SRC: not an executable"; exit 1; }
+# Measure a copy taken now: a rebuild during the run (the tree is shared)
+# would otherwise change the binary between pairs.  tapkit looks for its
+# tapsets at ../../scripts/tapset from its binary (a build tree), else at
+# ../share/tapkit/tapset (an install): the copy keeps the same layout.
+TAPKIT_DIR=$(cd "$(dirname "$TAPKIT_SRC")" && pwd)
+TAPKIT_BUILT=$(date -u -r "$TAPKIT_SRC" '+%Y-%m-%d %H:%M UTC')
+TAPKIT_SUM=$(sha256sum "$TAPKIT_SRC" | cut -c1-12)
+mkdir -p "$TMP/tk/build/bin" "$TMP/tk/scripts"
+cp "$TAPKIT_SRC" "$TMP/tk/build/bin/tapkit"
+if [ -d "$TAPKIT_DIR/../../scripts/tapset" ]; then
+	cp -r "$TAPKIT_DIR/../../scripts/tapset" "$TMP/tk/scripts/tapset"
+	TAPKIT_TREE=$(cd "$TAPKIT_DIR/../.." && pwd)
+elif [ -d "$TAPKIT_DIR/../share/tapkit/tapset" ]; then
+	cp -r "$TAPKIT_DIR/../share/tapkit/tapset" "$TMP/tk/scripts/tapset"
+	TAPKIT_TREE=""
+else
+	log "bench: no tapsets beside $TAPKIT_SRC"
+	TAPKIT_TREE=""
+fi
+TAPKIT=$TMP/tk/build/bin/tapkit
+TAPKIT_DESC=$( { [ -n "$TAPKIT_TREE" ] && git -C "$TAPKIT_TREE" describe --always --dirty 2>/dev/null; } || echo "not a git tree")
+LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
+
+wanted() { [ -z "$ONLY" ] || [[ ",$ONLY," == *",$1,"* ]]; }
+
+# tapkit prints the globals a script never reads at the end, as stap does:
+#   c=0x2dc6c2   c["getppid_loop"]=0x2dc6c2
+# tk_value FILE KEY: the value of c (KEY "") or c["KEY"], in decimal, or -1.
+tk_value() {
+	local v
+	if [ -z "$2" ]; then
+		v=$(sed -n 's/^c=\(0x[0-9a-fA-F]*\|[0-9]*\)$/\1/p' "$1" | head -1)
+	else
+		v=$(awk -v k="c[\"$2\"]=" 'index($0, k) == 1 { print substr($0, length(k) + 1); exit }' "$1")
+	fi
+	[ -n "$v" ] && printf '%d' "$v" 2>/dev/null || echo -1
+}
+# tk_total FILE: the sum of every c[...] value (the events the script handled).
+tk_total() {
+	local v s=0
+	while read -r v; do
+		s=$((s + v))
+	done < <(sed -n 's/^c\[.*\]=\(0x[0-9a-fA-F]*\|[0-9]*\)$/\1/p' "$1")
+	echo "$s"
+}
+
+# ---- throughput: the tracers of the pair loop ----------------------------------
+
+# 4. the comm-keyed count of every syscall, from raw_syscalls:sys_enter records
+TK4_SCRIPT='global c; probe kernel.trace("raw_syscalls:sys_enter") { c[execname()]++ }'
+cfg_tk4_label() { echo "tapkit raw_syscalls c[execname()]++"; }
+cfg_tk4_check() { [ -x "$TAPKIT" ] || { echo "build/bin/tapkit missing"; return 1; }; }
+cfg_tk4_tapkit() { :; }
+cfg_tk4_start() { tr_start tk4 file "$TAPKIT" -e "$TK4_SCRIPT"; }
+cfg_tk4_parse() {
+	local ev
+	# the workload's row: N getppid + write + exit_group after the release
+	P_COUNT=$(tk_value "$TR_OUT" getppid_loop)
+	P_EXPECT=$((N + 2))
+	P_LOST=$(tapkit_lost "$TR_ERR")
+	ev=$(tk_total "$TR_OUT")
+	# CPU of the tapkit process over the events its script handled
+	echo "$((S_user_us + S_sys_us)) $ev" >> "$TMP/tk4.ev"
+	head -3 "$TR_ERR" | sed 's/^/tk4: /' >> "$TMP/stderr.notes"
+}
+
+# Near the floor of the ring tapkit reads: the same event into an instance
+# with the default ring size (as tapkit), read by a program that only counts
+# records, woken at 25%.  Unlike tapkit (which drops its own records in
+# userspace) it excludes its PID in the kernel (set_event_notrace_pid, ~40 ns
+# per event, README.md): with -a, a reader that drains until EAGAIN keeps
+# refilling its own CPU's ring and lost ~40% here.
+cfg_ftraw_label() { echo "ring floor: ftring -w 25 raw_syscalls"; }
+cfg_ftraw_check() { [ -x "$BB/ftring" ] || { echo "build/bench/ftring not built (libtraceevent-dev?)"; return 1; }; }
+cfg_ftraw_start() { tr_start ftraw file "$BB/ftring" -w 25 -p "$WL_PID" raw_syscalls:sys_enter; }
+cfg_ftraw_parse() {
+	P_COUNT=$(grep -oE 'pid_records=[0-9]+' "$TR_OUT" | cut -d= -f2)
+	P_COUNT=${P_COUNT:--1}
+	P_EXPECT=$((N + 2))
+	P_LOST=$(grep -oE 'lost=[0-9]+' "$TR_OUT" | cut -d= -f2)
+	P_LOST=${P_LOST:--}
+}
+
+# trace-cmd 3.1.6 needs -d (no function tracer) and --no-filter on this
+# kernel (PERF.md), exits 1 at the end (cannot reset set_ftrace_filter) and
+# leaves tracing_on at 0, which lib.sh restores after every run.  As in
+# bench/syscount.sh.
+cfg_tcmd_label() { echo "trace-cmd record -e raw_syscalls:sys_enter"; }
+cfg_tcmd_check() { have trace-cmd || { echo "trace-cmd not installed (apt-get install trace-cmd)"; return 1; }; }
+cfg_tcmd_start() {
+	rm -f "$TMP/tc.dat"*
+	tr_start tcmd enable:raw_syscalls/sys_enter \
+		trace-cmd record -d --no-filter -e raw_syscalls:sys_enter -o "$TMP/tc.dat"
+}
+cfg_tcmd_parse() {
+	local st
+	st=$(trace-cmd report --stat -i "$TMP/tc.dat" 2>/dev/null)
+	P_LOST=$(awk '/^overrun:/ { s += $2 } /^dropped events:/ { s += $3 } END { print s + 0 }' <<< "$st")
+	TC_UNREAD=$(awk '/^entries:/ { s += $2 } END { print s + 0 }' <<< "$st")
+	echo "$TC_UNREAD" >> "$TMP/tc.unread"
+	rm -f "$TMP/tc.dat"*
+}
+
+BPF_PROG='BEGIN { printf("READY\n"); } tracepoint:raw_syscalls:sys_enter { @[comm] = count(); }'
+cfg_bpf_label() { echo "bpftrace raw_syscalls @[comm] = count()"; }
+cfg_bpf_check() { have bpftrace || { echo "bpftrace not installed (apt-get install bpftrace)"; return 1; }; }
+cfg_bpf_start() { tr_start bpf out:READY bpftrace -e "$BPF_PROG"; }
+cfg_bpf_parse() {
+	P_COUNT=$(awk '$1 == "@[getppid_loop]:" { print $2; exit }' "$TR_OUT")
+	P_COUNT=${P_COUNT:--1}
+	P_EXPECT=$((N + 2))
+	P_LOST=$(grep -oiE 'lost [0-9]+ events' "$TR_OUT" "$TR_ERR" | awk '{ s += $2 } END { print s + 0 }')
+}
+
+# 5. a count-only handler, against the kernel's counting floor
+TK5_SCRIPT='global c; probe syscall.getppid { c++ }'
+cfg_tk5_label() { echo "tapkit syscall.getppid { c++ }"; }
+cfg_tk5_check() { cfg_tk4_check; }
+cfg_tk5_tapkit() { :; }
+cfg_tk5_start() { tr_start tk5 file "$TAPKIT" -e "$TK5_SCRIPT"; }
+cfg_tk5_parse() {
+	# system-wide, like perf stat -a: other processes' getppid() count too
+	P_COUNT=$(tk_value "$TR_OUT" "")
+	P_EXPECT=$N
+	P_LOST=$(tapkit_lost "$TR_ERR")
+	head -3 "$TR_ERR" | sed 's/^/tk5: /' >> "$TMP/stderr.notes"
+}
+
+cfg_perf_label() { echo "perf stat -e sys_enter_getppid -a"; }
+cfg_perf_check() { have perf || { echo "perf not installed (apt-get install linux-perf)"; return 1; }; }
+cfg_perf_start() {
+	tr_start perf exec:sleep perf stat -x, -e syscalls:sys_enter_getppid -a -- sleep 1000000
+}
+cfg_perf_parse() {
+	P_COUNT=$(awk -F, '$3 ~ /sys_enter_getppid/ { print $1; exit }' "$TR_ERR")
+	P_COUNT=${P_COUNT:--1}
+	P_EXPECT=$N
+}
+
+# 3 under load: every syscall.* probe, its cost on the workload and its
+# memory while it counts (the start-up measure below only attaches).
+TK3_SCRIPT='global c; probe syscall.* { c[name]++ }'
+cfg_tk3_label() { echo "tapkit syscall.* { c[name]++ }"; }
+cfg_tk3_check() { cfg_tk4_check; }
+cfg_tk3_tapkit() { :; }
+cfg_tk3_start() { tr_start tk3 file "$TAPKIT" -e "$TK3_SCRIPT"; }
+cfg_tk3_parse() {
+	P_COUNT=$(tk_value "$TR_OUT" getppid)
+	P_EXPECT=$N
+	P_LOST=$(tapkit_lost "$TR_ERR")
+	head -3 "$TR_ERR" | sed 's/^/tk3: /' >> "$TMP/stderr.notes"
+}
+
+IDS="tk4 ftraw tcmd bpf tk5 perf tk3"
+
+log "bench/tapkit.sh: N=$N, R=$R pairs per tracer, K=$K start-up runs; results in $TMP until the end"
+: > "$TMP/stderr.notes"
+run_pairs "$IDS"
+
+# ---- start-up ---------------------------------------------------------------------
+
+# su_run ID MODE RUNS CMD...: RUNS runs of CMD under tkrun; one line per run
+# in $TMP/su.ID: wall_ms first_ms ready_ms stop_ms rss_kb status noisy gone_ms
+# (gone: SIGINT or exit until any tapkit-release helper it left has exited).
+#   exit   the command ends by itself (whole-run wall time)
+#   first  ... and we also time its first byte on stdout (tkrun -f)
+#   ready  launch to $TAPKIT_READY_FILE, then SIGINT (stop = SIGINT to exit)
+# A run that does not end within 30 s gets SIGINT (tr_stop).
+SU_TAPKIT=0
+su_run() {
+	local id=$1 mode=$2 runs=$3 i t0 t_int fl noisy rel0 gone READY_TIMEOUT=30 STOP_TIMEOUT=30
+	shift 3
+	: > "$TMP/su.$id"
+	for i in $(seq 1 "$runs"); do
+		TR_STATS=$TMP/su.stats
+		TR_READYF=$TMP/su.ready
+		rm -f "$TR_STATS" "$TR_STATS.pid" "$TR_READYF"
+		fl=(-s "$TR_STATS")
+		case $mode in
+		first) fl+=(-f) ;;
+		ready) fl+=(-r "$TR_READYF") ;;
+		esac
+		noisy=$(foreign_tracers)
+		rel0=" $(pgrep -x tapkit-release | tr '\n' ' ') "
+		TAPKIT_READY_FILE=$TR_READYF "$BB/tkrun" "${fl[@]}" -- "$@" \
+			> "$TMP/su.out" 2> "$TMP/su.err" &
+		TR_PID=$!
+		TR_CHILD=""
+		t0=$(now_us)
+		while kill -0 "$TR_PID" 2>/dev/null; do
+			[ -z "$TR_CHILD" ] && [ -s "$TR_STATS.pid" ] && TR_CHILD=$(cat "$TR_STATS.pid")
+			[ "$mode" = ready ] && [ -e "$TR_READYF" ] && break
+			[ $(( ($(now_us) - t0) / 1000000 )) -ge "$READY_TIMEOUT" ] && break
+			sleep 0.005
+		done
+		[ -z "$TR_CHILD" ] && [ -s "$TR_STATS.pid" ] && TR_CHILD=$(cat "$TR_STATS.pid")
+		[ "$SU_TAPKIT" = 1 ] && [ -n "$TR_CHILD" ] && TK_PIDS+=("$TR_CHILD")
+		# ready: SIGINT now; the others have exited (or get SIGINT after 30 s)
+		t_int=$(now_us)
+		tr_stop
+		# a tapkit-release helper left to close perf counters: the next
+		# run starts once it has exited (it holds the kernel's event_mutex)
+		wait_released "$rel0"
+		gone=$(( ($(now_us) - t_int) / 1000 ))
+		noisy=$((noisy + $(foreign_tracers)))
+		if [ "$S_wall_ns" -le 0 ] 2>/dev/null; then
+			log "  $id run $i: no stats: $(head -c 200 "$TMP/su.err" | tr '\n' ' ')"
+			continue
+		fi
+		case $mode in
+		first) [ "$S_first_ns" -gt 0 ] 2>/dev/null ||
+			log "  $id run $i: no output: $(head -c 200 "$TMP/su.err" | tr '\n' ' ')" ;;
+		ready) [ "$S_ready_ns" -gt 0 ] 2>/dev/null ||
+			log "  $id run $i: not ready: $(head -c 200 "$TMP/su.err" | tr '\n' ' ')" ;;
+		esac
+		[ "$S_status" = 0 ] || echo "$id run $i: exit status $S_status: $(head -c 200 "$TMP/su.err" | tr '\n' ' ')" >> "$TMP/stderr.notes"
+		awk -v w="$S_wall_ns" -v f="$S_first_ns" -v r="$S_ready_ns" -v s="$S_stop_ns" \
+			-v m="$S_maxrss_kb" -v st="$S_status" -v n="$noisy" \
+			-v g="$gone" \
+			'function ms(v) { return v < 0 ? "-" : sprintf("%.2f", v / 1e6) }
+			BEGIN { printf "%s %s %s %s %s %s %d %s\n", ms(w), ms(f), ms(r), ms(s), m, st, (n > 0), g }' \
+			>> "$TMP/su.$id"
+		vlog "  $id run $i/$runs: $(tail -1 "$TMP/su.$id")"
+	done
+	log "  $id: $(wc -l < "$TMP/su.$id") runs"
+}
+
+# su_stat ID COL: "median min max" of column COL (1 wall, 2 first, 3 ready,
+# 4 stop, 5 rss_kb, 8 gone) over the runs of ID, "- - -" when none.
+su_stat() {
+	[ -f "$TMP/su.$1" ] || { echo "- - -"; return; }
+	awk -v c="$2" '$c != "-" { print $c }' "$TMP/su.$1" | sort -g |
+		awk '{ a[NR] = $1 } END { if (!NR) print "- - -"; else printf "%s %s %s\n", (NR % 2 ? a[(NR+1)/2] : sprintf("%.2f", (a[NR/2] + a[NR/2+1]) / 2)), a[1], a[NR] }'
+}
+su_noisy() { [ -f "$TMP/su.$1" ] && awk '{ n += $7 } END { print n + 0 }' "$TMP/su.$1" || echo 0; }
+su_runs() { [ -f "$TMP/su.$1" ] && wc -l < "$TMP/su.$1" || echo 0; }
+
+SU_IDS=""
+if wanted su_begin; then
+	log "start-up: whole run of a script that exits in 'begin', $K runs each"
+	SU_TAPKIT=1 su_run tk1 exit "$K" "$TAPKIT" -e 'probe begin { exit() }'
+	SU_IDS="$SU_IDS tk1"
+	if have bpftrace; then
+		SU_TAPKIT=0 su_run bpf1 exit "$K" bpftrace -e 'BEGIN { exit(); }'
+		SU_IDS="$SU_IDS bpf1"
+	fi
+	if have stap; then
+		SU_TAPKIT=0 su_run stap1 exit "$K" stap -e 'probe begin { exit() }'
+		SU_IDS="$SU_IDS stap1"
+	fi
+fi
+
+TK2_SCRIPT='probe kernel.trace("syscalls:sys_enter_getppid") { printf("%d\n", pid()); exit() }'
+if wanted su_first; then
+	log "start-up: launch to the first event handled, $K runs each, workload spinning"
+	"$BB/getppid_loop" spin > /dev/null &
+	SPIN_PID=$!
+	SU_TAPKIT=1 su_run tk2 first "$K" "$TAPKIT" -e "$TK2_SCRIPT"
+	SU_IDS="$SU_IDS tk2"
+	if have bpftrace; then
+		SU_TAPKIT=0 su_run bpf2 first "$K" bpftrace -q -e 'tracepoint:syscalls:sys_enter_getppid { printf("%d\n", pid); exit(); }'
+		SU_IDS="$SU_IDS bpf2"
+	fi
+	kill "$SPIN_PID" 2>/dev/null
+	wait "$SPIN_PID" 2>/dev/null
+	SPIN_PID=""
+fi
+
+# What syscall.* attaches: its probes (-p2), the tracefs events it enables
+# (--dry-run), against the sys_enter_* tracepoints of this kernel.
+TK3_PROBES=- TK3_EVENTS=- TK3_KERNEL=- TK3_MISSING=""
+if wanted su_attach; then
+	log "start-up: syscall.* launch to ready, $A runs (each waits for its counters' release)"
+	SU_TAPKIT=1 su_run tk3r ready "$A" "$TAPKIT" -e "$TK3_SCRIPT"
+	SU_IDS="$SU_IDS tk3r"
+	TK3_PROBES=$("$TAPKIT" -p2 -e "$TK3_SCRIPT" 2>/dev/null | grep -c '^kernel\.trace(')
+	# records: echo 1 > "$T/events/SYS/NAME/enable"; counters: "# SYS:NAME: a perf_event counter ..."
+	"$TAPKIT" --dry-run -e "$TK3_SCRIPT" 2>/dev/null |
+		sed -n -e 's|.*/events/\([^/]*\)/\([^/]*\)/enable.*|\1:\2|p' \
+		       -e 's|^# \([a-z0-9_]*:[a-z0-9_]*\): .*|\1|p' | sort -u > "$TMP/tk3.events"
+	TK3_MECH=$("$TAPKIT" -p2 -e "$TK3_SCRIPT" 2>/dev/null | sed -n 's/^ *# mechanism: \([^,]*\) on .*/\1/p; s/^ *# mechanism: \(records\) .*/\1/p' |
+		sort | uniq -c | awk '{ c = $1; $1 = ""; printf "%s%d x%s", (NR > 1 ? ", " : ""), c, $0 }')
+	TK3_EVENTS=$(wc -l < "$TMP/tk3.events")
+	TK3_VPASS=$("$TAPKIT" -v -p2 -e "$TK3_SCRIPT" 2>&1 >/dev/null | sed -n 's/^Pass 2: analyzed script: \([0-9]*\) probe.*/\1/p')
+	if [ -d "$TRACEFS/events/syscalls" ]; then
+		(cd "$TRACEFS/events/syscalls" && ls -d sys_enter_* 2>/dev/null) | sed 's/^/syscalls:/' | sort > "$TMP/kernel.events"
+		TK3_KERNEL=$(wc -l < "$TMP/kernel.events")
+		TK3_MISSING=$(comm -23 "$TMP/kernel.events" "$TMP/tk3.events" | sed 's/^syscalls:sys_enter_//' | tr '\n' ' ')
+	fi
+fi
+
+# ---- report -------------------------------------------------------------------------
+
+echo
+echo "# bench/tapkit.sh: tapkit scripts vs peers"
+echo "# $(date -u '+%Y-%m-%d %H:%M UTC') on $(uname -r), $(nproc) CPUs; N=$N getppid() calls, R=$R pairs, medians; K=$K start-up runs"
+echo "# tapkit: a copy of $TAPKIT_SRC taken at the start (built $TAPKIT_BUILT, sha256 $TAPKIT_SUM, tree $TAPKIT_DESC)"
+echo "# load average $LOAD0 at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end"
+echo
+echo "Throughput (paired runs; scripts: 4 = $TK4_SCRIPT"
+echo "  5 = $TK5_SCRIPT;  3 = $TK3_SCRIPT)"
+echo
+print_table "$IDS"
+echo
+echo "untraced/traced: the workload's own loop time per call; added and ratio are"
+echo "medians of the per-pair differences and quotients.  CPU: user+sys of the"
+echo "tracer process tree over its whole run; CPU/ev = that over N.  ready: launch"
+echo "to TAPKIT_READY_FILE for tapkit and ftring (inotify); ~ = peers, polled"
+echo "(perf: its command started; bpftrace: BEGIN printed; trace-cmd: event and"
+echo "tracing_on enabled).  stop: SIGINT to exit.  lost: tapkit's \"N events lost\","
+echo "ftring's and trace-cmd's ring counters, bpftrace's \"Lost N events\"."
+echo "count check: the workload's row = N+2 for comm-keyed counts (tapkit c[\"getppid_loop\"],"
+echo "bpftrace, ftring's records of its PID: N getppid + its write + exit_group);"
+echo "system-wide getppid counts (tapkit syscall.getppid's c, syscall.*'s"
+echo "c[\"getppid\"], perf stat) = N, plus any other process's getppid() calls."
+if [ -s "$TMP/tc.unread" ]; then
+	echo "trace-cmd left $(sort -g "$TMP/tc.unread" | tr '\n' ' ')records unread in the kernel ring at its end (per run; its own stats)."
+fi
+noisy_note "$IDS"
+print_skipped
+
+load_summary tk4;  TK4_ADDED=$M_added TK4_PAIRS=$M_pairs TK4_LOST=$M_lost TK4_CHECK=$M_check TK4_RSS=$M_rss
+load_summary tk5;  TK5_ADDED=$M_added TK5_PAIRS=$M_pairs TK5_LOST=$M_lost TK5_CHECK=$M_check TK5_RSS=$M_rss
+load_summary tk3;  TK3_LOST=$M_lost TK3_CHECK=$M_check TK3_RSS=$M_rss TK3_READY=$M_ready
+load_summary tcmd; TC_ADDED=$M_added TC_PAIRS=$M_pairs TC_CPU=$M_cpu
+load_summary bpf;  BPF_ADDED=$M_added BPF_PAIRS=$M_pairs
+load_summary perf; PERF_ADDED=$M_added PERF_PAIRS=$M_pairs
+load_summary ftraw; FT_ADDED=$M_added
+
+if [ -s "$TMP/tk4.ev" ]; then
+	echo
+	echo "tapkit's own work in script 4 (CPU of the tapkit process / events its script"
+	echo "counted, i.e. the sum of c[], every process's syscalls; per run, then median):"
+	awk '$2 > 0 { printf "%.0f\n", $1 * 1000 / $2 }' "$TMP/tk4.ev" | sort -g > "$TMP/tk4.nsev"
+	TK4_NSEV=$(awk '{ a[NR] = $1 } END { if (!NR) print "-"; else print (NR % 2 ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2) }' "$TMP/tk4.nsev")
+	printf '  %s ns of CPU per event (runs: %s; events per run: %s)\n' "$TK4_NSEV" \
+		"$(tr '\n' ' ' < "$TMP/tk4.nsev" | sed 's/ $//')" "$(cut -d' ' -f2 "$TMP/tk4.ev" | tr '\n' ' ' | sed 's/ $//')"
+	if [ "$TC_PAIRS" -gt 0 ]; then
+		echo "  (trace-cmd record's recorders: $TC_CPU s of CPU per run of N, i.e. the CPU/ev column)"
+	fi
+fi
+if [ "$TK4_PAIRS" -gt 0 ] && [ "$TC_PAIRS" -gt 0 ]; then
+	echo
+	printf 'Ratios of added cost: tapkit script 4 / trace-cmd = %s, / bpftrace = %s, / ring floor = %s;\n' \
+		"$(awk -v a="$TK4_ADDED" -v b="$TC_ADDED" 'BEGIN { if (b == "-" || b <= 0) print "-"; else printf "%.2f", a / b }')" \
+		"$(awk -v a="$TK4_ADDED" -v b="$BPF_ADDED" 'BEGIN { if (b == "-" || b <= 0) print "-"; else printf "%.2f", a / b }')" \
+		"$(awk -v a="$TK4_ADDED" -v b="$FT_ADDED" 'BEGIN { if (b == "-" || b <= 0) print "-"; else printf "%.2f", a / b }')"
+	printf '  tapkit script 5 / perf stat = %s\n' \
+		"$(awk -v a="$TK5_ADDED" -v b="$PERF_ADDED" 'BEGIN { if (a == "-" || b == "-" || b <= 0) print "-"; else printf "%.2f", a / b }')"
+fi
+echo
+echo "Mechanisms (tapkit -p2, first probe of each script):"
+for sc in 2 4 5 3; do
+	case $sc in 2) src=$TK2_SCRIPT ;; 3) src=$TK3_SCRIPT ;; 4) src=$TK4_SCRIPT ;; 5) src=$TK5_SCRIPT ;; esac
+	printf '  script %s: %s\n' "$sc" "$("$TAPKIT" -p2 -e "$src" 2>/dev/null | sed -n 's/^ *# mechanism: //p' | head -1)"
+done
+
+echo
+echo "Start-up ($K runs each: median, min-max; launch = fork of the tool, by bench/tkrun):"
+row() { printf '  %-58s %s\n' "$1" "$2"; }
+fmt_stat() {	# "median min max" [unit]
+	local m lo hi
+	read -r m lo hi <<< "$1"
+	[ "$m" = - ] && { echo "-"; return; }
+	printf '%8s %s (%s-%s)' "$m" "${2:-ms}" "$lo" "$hi"
+}
+fmt_rss() { awk -v v="$1" 'BEGIN { if (v == "-") print "-"; else printf "%.1f MiB", v / 1024 }'; }
+for id in $SU_IDS; do
+	case $id in
+	tk1) row "tapkit -e 'probe begin { exit() }': whole run" "$(fmt_stat "$(su_stat tk1 1)")" ;;
+	bpf1) row "bpftrace -e 'BEGIN { exit(); }': whole run" "$(fmt_stat "$(su_stat bpf1 1)")" ;;
+	stap1) row "stap -e 'probe begin { exit() }': whole run" "$(fmt_stat "$(su_stat stap1 1)")" ;;
+	tk2) row "tapkit, print + exit() on sys_enter_getppid: first event" "$(fmt_stat "$(su_stat tk2 2)")"
+	     row "  its whole run (exit() in the handler)" "$(fmt_stat "$(su_stat tk2 1)")" ;;
+	bpf2) row "bpftrace, printf + exit() on sys_enter_getppid: first event" "$(fmt_stat "$(su_stat bpf2 2)")"
+	      row "  its whole run" "$(fmt_stat "$(su_stat bpf2 1)")" ;;
+	tk3r) row "tapkit syscall.* { c[name]++ }: launch to ready" "$(fmt_stat "$(su_stat tk3r 3)")"
+	      row "  SIGINT to exit (detach)" "$(fmt_stat "$(su_stat tk3r 4)")"
+	      row "  SIGINT to its tapkit-release helper's exit" "$(fmt_stat "$(su_stat tk3r 8)")" ;;
+	esac
+done
+wanted su_begin && ! have stap && row "stap" "not installed: not measured (it builds a kernel module per script)"
+if [ "$TK3_PROBES" != - ]; then
+	echo "  syscall.* attached $TK3_EVENTS events (-p2: $TK3_PROBES kernel.trace probes: ${TK3_MECH:-?}; -v pass 2: ${TK3_VPASS:-?} probes)"
+	[ "$TK3_KERNEL" != - ] && echo "    of the $TK3_KERNEL syscalls:sys_enter_* tracepoints of this kernel; not attached ($(wc -w <<< "$TK3_MISSING")): $TK3_MISSING"
+fi
+SU_NOISY=0 SU_TOTAL=0
+for id in $SU_IDS; do
+	SU_NOISY=$((SU_NOISY + $(su_noisy "$id")))
+	SU_TOTAL=$((SU_TOTAL + $(su_runs "$id")))
+done
+echo "  $SU_NOISY of $SU_TOTAL start-up runs overlapped tracers of other sessions on this machine."
+
+echo
+echo "Peak RSS (max over the runs):"
+TK2_RSS=$(read -r _ _ hi <<< "$(su_stat tk2 5)"; echo "$hi")
+TK3R_RSS=$(read -r _ _ hi <<< "$(su_stat tk3r 5)"; echo "$hi")
+TK1_RSS=$(read -r _ _ hi <<< "$(su_stat tk1 5)"; echo "$hi")
+BPF2_RSS=$(read -r _ _ hi <<< "$(su_stat bpf2 5)"; echo "$hi")
+row "tapkit 'probe begin { exit() }'" "$(fmt_rss "$TK1_RSS")"
+row "tapkit script 2 (first event)" "$(fmt_rss "$TK2_RSS")"
+row "tapkit script 3 (syscall.*): attach only / under the workload" "$(fmt_rss "$TK3R_RSS") / $TK3_RSS MiB"
+row "tapkit script 4 (raw_syscalls, comm-keyed)" "$TK4_RSS MiB"
+row "tapkit script 5 (syscall.getppid c++)" "$TK5_RSS MiB"
+[ "$BPF2_RSS" != - ] && row "bpftrace, first-event script" "$(fmt_rss "$BPF2_RSS")"
+load_summary bpf; [ "$M_pairs" -gt 0 ] && row "bpftrace raw_syscalls @[comm] = count()" "$M_rss MiB"
+
+if [ -s "$TMP/stderr.notes" ]; then
+	echo
+	echo "Other messages (tapkit's stderr, exit statuses; first lines):"
+	sort "$TMP/stderr.notes" | uniq -c | sed 's/^ */  /' | head -20
+fi
+
+# ---- targets -------------------------------------------------------------------------
+
+echo
+echo "Targets (from the medians above):"
+read -r V _ _ <<< "$(su_stat tk1 1)"
+if [ "$V" != - ]; then
+	f_lt "$V" 10 && v=PASS || v=MISS
+	target "tapkit start-up (begin { exit() }, whole run) under 10 ms" "$v" "$V ms (bpftrace $(su_stat bpf1 1 | cut -d' ' -f1) ms)"
+else
+	target "tapkit start-up under 10 ms" SKIP "not measured"
+fi
+read -r V _ _ <<< "$(su_stat tk2 2)"
+if [ "$V" != - ]; then
+	f_lt "$V" 15 && v=PASS || v=MISS
+	target "launch to first event handled under 15 ms" "$v" "$V ms (bpftrace $(su_stat bpf2 2 | cut -d' ' -f1) ms)"
+else
+	target "launch to first event handled under 15 ms" SKIP "not measured"
+fi
+read -r V _ _ <<< "$(su_stat tk3r 3)"
+if [ "$V" != - ]; then
+	f_lt "$V" 100 && v=PASS || v=MISS
+	target "syscall.* launch to ready under 100 ms" "$v" "$V ms for $TK3_EVENTS events (under the workload: $TK3_READY ms)"
+else
+	target "syscall.* launch to ready under 100 ms" SKIP "not measured"
+fi
+if [ "$TK4_PAIRS" -gt 0 ] && [ "$TC_PAIRS" -gt 0 ]; then
+	lim=$(f_mul "$TC_ADDED" 1.1)
+	f_le "$TK4_ADDED" "$lim" && v=PASS || v=MISS
+	target "script 4 added cost <= 1.1 x trace-cmd record's" "$v" "+$TK4_ADDED ns vs limit $lim ns (trace-cmd +$TC_ADDED ns)"
+else
+	target "script 4 added cost <= 1.1 x trace-cmd record's" SKIP "needs tk4 and trace-cmd runs"
+fi
+if [ "$TK4_PAIRS" -gt 0 ] && [ "$BPF_PAIRS" -gt 0 ]; then
+	f_lt "$TK4_ADDED" "$BPF_ADDED" && v=PASS || v=MISS
+	target "script 4 added cost below bpftrace's" "$v" "+$TK4_ADDED ns vs bpftrace +$BPF_ADDED ns"
+else
+	target "script 4 added cost below bpftrace's" SKIP "needs tk4 and bpftrace runs"
+fi
+if [ "$TK4_PAIRS" -gt 0 ]; then
+	v=PASS
+	for l in "$TK4_LOST" "$TK5_LOST" "$TK3_LOST"; do
+		case $l in 0|-) ;; *) v=MISS ;; esac
+	done
+	target "zero lost events" "$v" "script 4: $TK4_LOST, script 5: $TK5_LOST, script 3: $TK3_LOST (all runs)"
+	[ "$TK4_CHECK" = ok ] && v=PASS || v=MISS
+	target "exact count (script 4's workload row = N+2)" "$v" "$TK4_CHECK; system-wide: script 5 $TK5_CHECK, script 3 $TK3_CHECK"
+fi
+if [ "$TK5_PAIRS" -gt 0 ] && [ "$PERF_PAIRS" -gt 0 ]; then
+	lim=$(f_mul "$PERF_ADDED" 1.05)
+	f_le "$TK5_ADDED" "$lim" && v=PASS || v=MISS
+	target "script 5 added cost <= 1.05 x perf stat's" "$v" "+$TK5_ADDED ns vs limit $lim ns (perf stat +$PERF_ADDED ns)"
+else
+	target "script 5 added cost <= 1.05 x perf stat's" SKIP "needs tk5 and perf stat runs"
+fi
+RSS_MAX=$(for v in "$(fmt_rss "$TK2_RSS")" "$(fmt_rss "$TK3R_RSS")" "$TK3_RSS" "$TK4_RSS"; do
+	v=${v% MiB}; [ "$v" != - ] && echo "$v"; done | sort -g | tail -1)
+if [ -n "$RSS_MAX" ]; then
+	f_lt "$RSS_MAX" 10 && v=PASS || v=MISS
+	target "peak RSS of scripts 2-4 under 10 MiB" "$v" "script 2 $(fmt_rss "$TK2_RSS"), script 3 $(fmt_rss "$TK3R_RSS") attaching / $TK3_RSS MiB under load, script 4 $TK4_RSS MiB"
+else
+	target "peak RSS of scripts 2-4 under 10 MiB" SKIP "not measured"
+fi
+
+print_leftovers
