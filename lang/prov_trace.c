@@ -368,7 +368,11 @@ static void on_record(const struct tk_event *ev, void *arg)
 	if (ev->id < 0 || ev->id >= ts->nids || !ts->by_id[ev->id])
 		return;
 	for (p = ts->by_id[ev->id]; *p; p++)
-		run_fire(ts->run, *p, (void *)ev);
+		if (!run_fire(ts->run, *p, (void *)ev)) {
+			/* exit() or an error: no record is handled any more */
+			session_drain_stop(ts->s);
+			return;
+		}
 }
 
 static void by_id_add(struct tsess *ts, int id, struct prov_probe *p)

@@ -72,6 +72,7 @@ struct ring {
 	uint64_t *scratch_missed;
 	int *cpu_ids;		/* queue -> CPU number */
 	struct walk_opts wo;
+	bool stop;		/* ring_stop(): end the drain in progress */
 };
 
 static int online_cpus(int **list)
@@ -380,6 +381,11 @@ static int read_page(struct ring *r, struct ring_cpu *rc, int slot)
 	return -errno;
 }
 
+void ring_stop(struct ring *r)
+{
+	r->stop = true;
+}
+
 void ring_set_ts_offset(struct ring *r, int64_t offset)
 {
 	r->wo.ts_offset = offset;
@@ -400,7 +406,10 @@ long ring_drain(struct ring *r, bool ordered, tk_event_fn fn, void *arg)
 
 	for (i = 0; i < r->ncpu; i++)
 		r->cpus[i].empty = false;
-	while (rounds-- > 0) {
+	bool stop_after = false;
+
+	r->stop = false;
+	while (rounds-- > 0 && !r->stop && !stop_after) {
 		bool any = false;
 		long n;
 
@@ -431,6 +440,14 @@ long ring_drain(struct ring *r, bool ordered, tk_event_fn fn, void *arg)
 		if (n < 0)
 			return n;
 		total += n;
+		/*
+		 * Pages that held only our own records (skip_pid): what comes
+		 * now is the records our reads make (raw_syscalls), and
+		 * reading on would feed itself, a page per read, at full CPU.
+		 * The rest waits for the next drain.
+		 */
+		if (!n && r->wo.skip)
+			stop_after = true;
 		for (i = 0; i < r->ncpu; i++)
 			r->cpus[i].missed += r->scratch_missed[i];
 	}

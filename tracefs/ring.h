@@ -39,6 +39,10 @@ void ring_set_ts_offset(struct ring *r, int64_t offset);
 /* Do not deliver the records of thread @pid (our own; -1: none). */
 void ring_skip_pid(struct ring *r, pid_t pid);
 
+/* From a record callback: end the drain in progress after the pages already
+ * read (the rest stays in the kernel's ring for the next drain). */
+void ring_stop(struct ring *r);
+
 /* Records the pages said were lost (missed-events flags), summed over CPUs. */
 uint64_t ring_missed(const struct ring *r);
 

@@ -524,6 +524,12 @@ struct tp *session_tps(struct session *s)
 	return s->tps;
 }
 
+void session_drain_stop(struct session *s)
+{
+	if (s->ring)
+		ring_stop(s->ring);
+}
+
 long session_drain(struct session *s)
 {
 	tk_event_fn fn = s->track_comm ? tracked : s->o.pid > 0 ? scoped : s->fn;

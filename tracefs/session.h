@@ -118,6 +118,9 @@ struct tp *session_add_uprobe(struct session *s, const char *event,
 int session_start(struct session *s, struct loop *l, tk_event_fn fn, void *arg);
 /* Deliver everything buffered now.  Records delivered, or -errno. */
 long session_drain(struct session *s);
+/* From the record callback: end the drain in progress early (the records
+ * not yet read stay buffered for the next drain). */
+void session_drain_stop(struct session *s);
 /* Stop recording (events disabled) but keep what is buffered. */
 void session_stop(struct session *s);
 
