@@ -20,13 +20,43 @@ cc=${CC:-cc}
 	echo '// for each field of the tracepoint, as $$parms prints them), the'
 	echo '// fields themselves as $field; retval and retstr ("-2 (ENOENT)") in'
 	echo '// the .return probes.'
+	echo '//'
+	echo '// The names are the UAPI headers'"'"' and, where this machine'"'"'s kernel'
+	echo '// has more (newer syscalls), its tracepoints'"'"'.  Where the kernel'"'"'s'
+	echo '// tracepoint has another name than the syscall (sys_enter_newstat for'
+	echo '// stat, sendfile64 for sendfile, umount for umount2), the alias has the'
+	echo '// syscall'"'"'s name, as stap'"'"'s, and tries the tracepoint names in turn.'
 	echo '%( arch == "x86_64" %?'
-	echo '#include <asm/unistd.h>' | $cc -E -dM - |
-		sed -n 's/^#define __NR_\([a-z0-9_]*\) \([0-9][0-9]*\)$/\1/p' | sort -u |
-		while read -r n; do
-			printf 'probe syscall.%s = kernel.trace("syscalls:sys_enter_%s") ?\n{\n\tname = "%s"\n\targstr = $$parms\n}\n' "$n" "$n" "$n"
-			printf 'probe syscall.%s.return = kernel.trace("syscalls:sys_exit_%s") ?\n{\n\tname = "%s"\n\tretval = $ret\n\tretstr = return_str(1, $ret)\n}\n' "$n" "$n" "$n"
+	{
+		echo '#include <asm/unistd.h>' | $cc -E -dM - |
+			sed -n 's/^#define __NR_\([a-z0-9_]*\) \([0-9][0-9]*\)$/\1/p'
+		ls /sys/kernel/tracing/events/syscalls 2>/dev/null |
+			sed -n 's/^sys_enter_//p'
+	} | sort -u | while read -r n; do
+		# the kernel's names of renamed syscalls: their aliases are below
+		case $n in newstat|newfstat|newlstat|newuname|sendfile64|umount) continue ;; esac
+		case $n in
+		stat|fstat|lstat|uname) alt=new$n ;;
+		sendfile) alt=sendfile64 ;;
+		umount2) alt=umount ;;
+		*) alt= ;;
+		esac
+		for dir in enter exit; do
+			suffix= body='\targstr = $$parms\n'
+			if [ $dir = exit ]; then
+				suffix=.return
+				body='\tretval = $ret\n\tretstr = return_str(1, $ret)\n'
+			fi
+			if [ -n "$alt" ]; then
+				printf 'probe syscall.%s%s = kernel.trace("syscalls:sys_%s_%s") !,\n\tkernel.trace("syscalls:sys_%s_%s") ?\n' \
+					"$n" "$suffix" $dir "$n" $dir "$alt"
+			else
+				printf 'probe syscall.%s%s = kernel.trace("syscalls:sys_%s_%s") ?\n' \
+					"$n" "$suffix" $dir "$n"
+			fi
+			printf '{\n\tname = "%s"\n'"$body"'}\n' "$n"
 		done
+	done
 	echo '%)'
 } > "$out/syscalls.stp.tmp"
 mv "$out/syscalls.stp.tmp" "$out/syscalls.stp"
