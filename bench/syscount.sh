@@ -103,36 +103,7 @@ cfg_scperf_parse() {
 	P_EXPECT=$N
 }
 
-BPF_PROG='BEGIN { printf("READY\n"); } tracepoint:raw_syscalls:sys_enter { @[comm] = count(); }'
-cfg_bpf_label() { echo "bpftrace raw_syscalls @[comm] = count()"; }
-cfg_bpf_check() { have bpftrace || { echo "bpftrace not installed (apt-get install bpftrace)"; return 1; }; }
-cfg_bpf_start() { tr_start bpf out:READY bpftrace -e "$BPF_PROG"; }
-cfg_bpf_parse() {
-	P_COUNT=$(awk '$1 == "@[getppid_loop]:" { print $2; exit }' "$TR_OUT")
-	P_COUNT=${P_COUNT:--1}
-	P_EXPECT=$((N + 2))
-	P_LOST=$(grep -oiE 'lost [0-9]+ events' "$TR_OUT" "$TR_ERR" | awk '{ s += $2 } END { print s + 0 }')
-}
-
-# trace-cmd 3.1.6 needs -d (no function tracer) and --no-filter on this
-# kernel (PERF.md), exits 1 at the end (cannot reset set_ftrace_filter) and
-# leaves tracing_on at 0, which lib.sh restores after every run.
-cfg_tcmd_label() { echo "trace-cmd record -e raw_syscalls:sys_enter"; }
-cfg_tcmd_check() { have trace-cmd || { echo "trace-cmd not installed (apt-get install trace-cmd)"; return 1; }; }
-cfg_tcmd_start() {
-	rm -f "$TMP/tc.dat"*
-	tr_start tcmd enable:raw_syscalls/sys_enter \
-		trace-cmd record -d --no-filter -e raw_syscalls:sys_enter -o "$TMP/tc.dat"
-}
-cfg_tcmd_parse() {
-	local st
-	# its own "CPU n: N events lost" lines, and what it left unread
-	st=$(trace-cmd report --stat -i "$TMP/tc.dat" 2>/dev/null)
-	P_LOST=$(awk '/^overrun:/ { s += $2 } /^dropped events:/ { s += $3 } END { print s + 0 }' <<< "$st")
-	TC_UNREAD=$(awk '/^entries:/ { s += $2 } END { print s + 0 }' <<< "$st")
-	echo "$TC_UNREAD" >> "$TMP/tc.unread"
-	rm -f "$TMP/tc.dat"*
-}
+# bpftrace and trace-cmd: cfg_bpf_* and cfg_tcmd_* in bench/lib.sh
 
 IDS="sc scp scP ftraw perf scperf bpf tcmd"
 
