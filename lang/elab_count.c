@@ -21,8 +21,11 @@
  * reads or writes a counted global (end probes, timers, the display of
  * globals at the end) is marked `sync`: before it runs, the providers add
  * what their counters gained since the last sync to the globals
- * (run_global_add()).  Adding deltas, rather than storing totals, keeps
- * `delete c` and `c[k] = 0` in those handlers meaning what they mean.
+ * (run_global_add()).  When such a probe fires per event itself (a
+ * provider that can count is one whose probes do), nothing is counted:
+ * reading every counter per record would cost more than it saves.
+ * Adding deltas, rather than storing totals, keeps `delete c` and
+ * `c[k] = 0` in those handlers meaning what they mean.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -217,6 +220,21 @@ static bool uses_counted_in_funcs(struct elab *e, const bool *counted)
 	return false;
 }
 
+/* Everything back to records: no probe counted, none synced. */
+static void undo_counting(struct elab *e)
+{
+	size_t i;
+
+	for (i = 0; i < e->probes.n; i++) {
+		struct prov_probe *pp = e->probes.v[i]->pp;
+
+		pp->count_global = -1;
+		free(pp->count_key);
+		pp->count_key = NULL;
+		pp->sync = false;
+	}
+}
+
 void elab_pass_counting(struct elab *e)
 {
 	bool *counted = xcalloc(e->globals.n + 1, sizeof(bool)), any = false, funcs;
@@ -247,7 +265,13 @@ void elab_pass_counting(struct elab *e)
 			if (p->pp->count_global < 0)
 				p->pp->sync = funcs ||
 					uses_counted(counted, e->globals.n, p->body);
+			/* a sync per event (reading every counter) would cost
+			 * more than the records counting saves */
+			if (p->pp->sync && p->pp->prov->counts)
+				any = false;
 		}
 	}
+	if (!any)
+		undo_counting(e);
 	free(counted);
 }

@@ -33,11 +33,9 @@
 
 #define STR_MAX 4096
 
-struct tsess;
-
 struct tprobe {
 	char *sys, *name;
-	struct tsess *ts;		/* while attached */
+	struct session *s;		/* while attached: its names */
 	struct tk_field *fields;	/* non-common fields, in format order */
 	int nfields;
 	bool loaded;
@@ -243,8 +241,6 @@ static int trace_fetch(const struct prov_probe *p, void *evp, int idx,
 	return 0;
 }
 
-static const char *tsess_comm(struct tsess *ts, pid_t pid);
-
 static int trace_context(const struct prov_probe *p, void *evp,
 			 enum prov_ctx what, struct lang_val *out)
 {
@@ -264,7 +260,7 @@ static int trace_context(const struct prov_probe *p, void *evp,
 		out->l = ev->cpu;
 		return 0;
 	case PROV_CTX_EXECNAME:
-		out->s = t->ts ? tsess_comm(t->ts, ev->pid) : "";
+		out->s = t->s ? session_comm(t->s, ev->pid) : "";
 		return 0;
 	case PROV_CTX_PPID:
 		tgid = task_cache_tgid(ev->pid);
@@ -355,11 +351,6 @@ struct tstate {
 	size_t ncounts;
 };
 
-static const char *tsess_comm(struct tsess *ts, pid_t pid)
-{
-	return session_comm(ts->s, pid);
-}
-
 static void on_record(const struct tk_event *ev, void *arg)
 {
 	struct tsess *ts = arg;
@@ -449,7 +440,7 @@ static int attach_count(struct tstate *st, struct prov_probe *p)
 
 	if (!ts && !(ts = tsess_new(st)))
 		return -1;
-	t->ts = ts;
+	t->s = ts->s;
 	tp = session_add(ts->s, t->sys, t->name, TP_COUNT, p->filter);
 	if (!tp) {
 		pr_err("%s", session_error(ts->s));
@@ -497,7 +488,7 @@ static int attach_probe(struct tstate *st, struct prov_probe *p)
 	}
 	if (!ts && !(ts = tsess_new(st)))
 		return -1;
-	t->ts = ts;
+	t->s = ts->s;
 	if (o && same_filter(o->filter, p->filter)) {
 		by_id_add(ts, format_event_id(t->sys, t->name), p);
 		return 0;
@@ -576,7 +567,7 @@ static void prov_trace_detach(struct run *run, void *state)
 				struct prov_probe **p;
 
 				for (p = ts->by_id[id]; *p; p++)
-					((struct tprobe *)(*p)->data)->ts = NULL;
+					((struct tprobe *)(*p)->data)->s = NULL;
 				free(ts->by_id[id]);
 			}
 		free(ts->by_id);

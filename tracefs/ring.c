@@ -70,8 +70,7 @@ struct ring {
 	void ***scratch_pages;	/* walk() arguments, reused */
 	int *scratch_n;
 	uint64_t *scratch_missed;
-	int *cpu_ids;		/* queue -> CPU number */
-	struct walk_opts wo;
+	struct walk_opts wo;	/* wo.cpu_ids: queue -> CPU number, owned */
 	bool stop;		/* ring_stop(): end the drain in progress */
 };
 
@@ -128,7 +127,6 @@ struct ring *ring_open(struct tracefs_instance *inst)
 		return NULL;
 	}
 	r->ncpu = n;
-	r->cpu_ids = cpus;
 	r->wo.cpu_ids = cpus;
 	r->subbuf_size = subbuf_size(inst);
 	r->cpus = xcalloc(n, sizeof(*r->cpus));
@@ -188,7 +186,7 @@ void ring_free(struct ring *r)
 	}
 	free(r->kb);
 	free(r->cpus);
-	free(r->cpu_ids);
+	free((void *)r->wo.cpu_ids);
 	free(r->fds);
 	free(r->scratch_pages);
 	free(r->scratch_n);

@@ -608,3 +608,22 @@ probe kernel.trace("sched:sched_switch") { printf("%d\n", $prev_comm[-1]) }'
 		{ show_run; false; }
 	assert_clean "$RUN_PID"
 }
+
+@test "tapkit: a count read by a per-event probe stays in records, exact" {
+	# counting mode would have to read every counter on each sched_switch
+	run --separate-stderr tapkit -p2 -e '
+global c
+probe syscall.getppid { c++ }
+probe kernel.trace("sched:sched_switch") { if (c < 0) println(c) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[[ "$output" == *"records of tracepoint syscalls:sys_enter_getppid"* ]] || { show_run; false; }
+	[[ "$output" != *"counting mode"* ]] || { show_run; false; }
+	run_pid tapkit -c "$SYSLOOP getppid 345" -e '
+global c
+probe syscall.getppid { if (pid() == target()) c++ }
+probe kernel.trace("sched:sched_switch") { if (c < 0) println(c) }
+probe end { printf("c=%d\n", c) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$output" = "c=345" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
