@@ -50,7 +50,7 @@ static const char usage[] =
 "  -m, --milliseconds   latency in milliseconds (default microseconds)\n"
 "  -d, --duration SECS  trace for SECS seconds, then print and exit\n"
 "  -i, --interval SECS  print every SECS seconds (as the interval operand)\n"
-"  -b, --buffer-kb KB   per-CPU ring size for -P/-L (default 4096)\n"
+"  -b, --buffer-kb KB   per-CPU ring size for -P/-L (default: the kernel's)\n"
 "  -l, --list           list the syscalls this kernel can count, and exit\n"
 "  -j, --json           JSON Lines: one object per summary\n"
 "  -v, --verbose        say which mechanism is used, report loss live\n"
@@ -89,7 +89,6 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	int c;
 
 	o->top = 10;
-	o->buffer_kb = 4096;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":p:t:T:Pxe:Lmd:i:b:ljvh", longopts, NULL)) != -1) {
 		switch (c) {

@@ -139,16 +139,24 @@ static uint64_t mix64(uint64_t k)
 	return k;
 }
 
+/* Eight bytes per step: a string key is hashed on every event that uses it,
+ * and byte-wise FNV-1a was a tenth of a raw_syscalls script's time. */
 static uint64_t hash_bytes(const char *s, size_t len)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
-	size_t i;
+	uint64_t h = 0xcbf29ce484222325ULL ^ len, w;
 
-	for (i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 0x100000001b3ULL;
+	for (; len >= 8; s += 8, len -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0x9fb21c651e98df25ULL;
+		h ^= h >> 29;
 	}
-	return h;
+	if (len) {
+		w = 0;
+		memcpy(&w, s, len);
+		h = (h ^ w) * 0x9fb21c651e98df25ULL;
+		h ^= h >> 29;
+	}
+	return mix64(h);
 }
 
 static size_t key_len(const struct map *m, const char *s)

@@ -5,6 +5,8 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -93,21 +95,43 @@ static bool bad_name(const char *sys, const char *name)
 	       strstr(sys, "..") || strstr(name, "..");
 }
 
+/*
+ * The tracing directory, looked up once: libtracefs checks that it is still
+ * mounted on every file it opens (a stat each), and syscount reads ~360 ids.
+ */
+static const char *tracing_dir(void)
+{
+	static char *dir;
+
+	if (!dir) {
+		const char *d = tracefs_tracing_dir();
+
+		if (d)
+			dir = xstrdup(d);
+	}
+	return dir;
+}
+
 int format_event_id(const char *sys, const char *name)
 {
-	long long id;
-	char *rel;
-	int err;
+	const char *top = tracing_dir();
+	char path[PATH_MAX], buf[32];
+	ssize_t n;
+	int fd;
 
-	if (bad_name(sys, name))
+	if (!top || bad_name(sys, name))
 		return -ENOENT;
-	rel = xasprintf("events/%s/%s/id", sys, name);
-	errno = 0;
-	err = tracefs_instance_file_read_number(NULL, rel, &id);
-	free(rel);
-	if (err < 0)
+	if (snprintf(path, sizeof(path), "%s/events/%s/%s/id", top, sys, name) >= (int)sizeof(path))
+		return -ENOENT;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return errno == EACCES || errno == EPERM ? -EACCES : -ENOENT;
-	return (int)id;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -ENOENT;
+	buf[n] = '\0';
+	return atoi(buf);
 }
 
 /*
@@ -118,7 +142,7 @@ int format_event_id(const char *sys, const char *name)
  */
 int format_system_events(const char *sys, const char *prefix, char ***names)
 {
-	const char *top = tracefs_tracing_dir();
+	const char *top = tracing_dir();
 	char **v = NULL, *dir;
 	size_t plen = prefix ? strlen(prefix) : 0;
 	int n = 0, cap = 0;

@@ -4,10 +4,14 @@
  *
  * Each CPU has its own ring; trace_pipe_raw hands out whole sub-buffers
  * ("pages": a 16-byte header with the page's base timestamp and commit
- * length, then the records with their time deltas).  A read(2) of a
- * non-blocking trace_pipe_raw returns one sub-buffer, possibly partial when
- * the writer is still on it, or EAGAIN when the CPU has nothing; so a drain
- * reads each CPU until EAGAIN and never sleeps.
+ * length, then the records with their time deltas).  Full pages are moved
+ * with splice(2) into a pipe, many per call, and read from it in one
+ * read(2).  The page the writer is still on can only be had by a read(2) of
+ * trace_pipe_raw, which copies what is committed so far; a drain does that
+ * once per CPU, after the full pages.  A reader that took partial pages
+ * for as long as they came would chase a busy writer a few records per
+ * syscall, and on raw_syscalls each of those syscalls is itself a record.
+ * Non-blocking, so a drain never sleeps.
  *
  * Snoop tools want one stream in time order.  The CPUs' records are only
  * ordered within a CPU, so a drain first reads what every CPU has into
@@ -25,6 +29,7 @@
  * callback.  No allocation; the page buffers are reused across drains.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -35,21 +40,26 @@
 #include "common/log.h"
 #include "tracefs/ring.h"
 
-/* Per-CPU pages read per drain round in ordered mode (bounds memory). */
+/* Per-CPU pages read per drain round: merged by timestamp in ordered mode,
+ * walked as read otherwise (bounds memory and keeps the pages in cache). */
 #define ORDERED_MAX_PAGES 256
+#define UNORDERED_MAX_PAGES 32
 /* Per-CPU pages one drain reads at most, so a CPU that never runs dry
  * cannot keep the event loop (and Ctrl-C) waiting; the rest is read on the
  * next wakeup. */
 #define DRAIN_MAX_PAGES 2048
+/* Pages one splice(2) moves at most (the pipe's size). */
+#define SPLICE_PAGES 64
 
 struct ring_cpu {
 	int cpu;
 	int fd;
-	struct tracefs_cpu *tcpu;
-	void **pages;		/* queued sub-buffers (ordered mode) */
-	int npages;
+	int pipe[2];		/* splice(2) target; -1: read(2) only */
+	char *buf;		/* @cap sub-buffers, contiguous */
+	void **pages;		/* pointers into buf */
 	int cap;
-	bool empty;		/* last read said EAGAIN */
+	bool empty;		/* nothing more to read in this drain */
+	bool partial;		/* the partial page was read in this drain */
 	uint64_t missed;
 };
 
@@ -72,6 +82,9 @@ struct ring {
 	uint64_t *scratch_missed;
 	struct walk_opts wo;	/* wo.cpu_ids: queue -> CPU number, owned */
 	bool stop;		/* ring_stop(): end the drain in progress */
+	bool flush;		/* ring_flush(): take partial pages to the end */
+	int capacity;		/* sub-buffers per CPU ring */
+	int busiest;		/* most pages one CPU gave the last drain */
 };
 
 static int online_cpus(int **list)
@@ -105,6 +118,18 @@ static int online_cpus(int **list)
 	return n;
 }
 
+/* Sub-buffers in one CPU's ring (buffer_size_kb), at least 1. */
+static int ring_pages(struct tracefs_instance *inst, int subbuf)
+{
+	long long kb = 0;
+	char *v = tracefs_instance_file_read(inst, "buffer_size_kb", NULL);
+
+	if (v)
+		kb = atoll(v);	/* "1410", or "7 (expanded: 1408)" */
+	free(v);
+	return kb * 1024 > subbuf ? (int)(kb * 1024 / subbuf) : 1;
+}
+
 static int subbuf_size(struct tracefs_instance *inst)
 {
 	long long kb;
@@ -113,6 +138,15 @@ static int subbuf_size(struct tracefs_instance *inst)
 	    kb > 0)
 		return (int)kb * 1024;
 	return getpagesize();
+}
+
+static void close_pipe(struct ring_cpu *rc)
+{
+	if (rc->pipe[0] >= 0)
+		close(rc->pipe[0]);
+	if (rc->pipe[1] >= 0)
+		close(rc->pipe[1]);
+	rc->pipe[0] = rc->pipe[1] = -1;
 }
 
 struct ring *ring_open(struct tracefs_instance *inst)
@@ -129,6 +163,7 @@ struct ring *ring_open(struct tracefs_instance *inst)
 	r->ncpu = n;
 	r->wo.cpu_ids = cpus;
 	r->subbuf_size = subbuf_size(inst);
+	r->capacity = ring_pages(inst, r->subbuf_size);
 	r->cpus = xcalloc(n, sizeof(*r->cpus));
 	r->fds = xcalloc(n, sizeof(*r->fds));
 	r->scratch_pages = xcalloc(n, sizeof(void **));
@@ -145,16 +180,18 @@ struct ring *ring_open(struct tracefs_instance *inst)
 					 KBUFFER_ENDIAN_SAME_AS_HOST);
 		if (!r->kb[i])
 			goto out_err;
+		rc->pipe[0] = rc->pipe[1] = -1;
 		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/trace_pipe_raw", rc->cpu);
 		path = tracefs_instance_get_file(inst, rel);
 		rc->fd = path ? open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
 		tracefs_put_tracing_file(path);
 		if (rc->fd < 0)
 			goto out_err;
-		rc->tcpu = tracefs_cpu_alloc_fd(rc->fd, r->subbuf_size, true);
-		if (!rc->tcpu)
-			goto out_err;
 		r->fds[i] = rc->fd;
+		/* without a pipe of that size, pages are read one by one */
+		if (pipe2(rc->pipe, O_CLOEXEC | O_NONBLOCK) == 0 &&
+		    fcntl(rc->pipe[0], F_SETPIPE_SZ, SPLICE_PAGES * r->subbuf_size) < 0)
+			close_pipe(rc);
 	}
 	return r;
 
@@ -167,19 +204,17 @@ out_err:
 
 void ring_free(struct ring *r)
 {
-	int i, j;
+	int i;
 
 	if (!r)
 		return;
 	for (i = 0; i < r->ncpu; i++) {
 		struct ring_cpu *rc = &r->cpus[i];
 
-		if (rc->tcpu)
-			tracefs_cpu_free_fd(rc->tcpu);
 		if (rc->fd > 0)
 			close(rc->fd);
-		for (j = 0; j < rc->cap; j++)
-			free(rc->pages[j]);
+		close_pipe(rc);
+		free(rc->buf);
 		free(rc->pages);
 		if (r->kb && r->kb[i])
 			kbuffer_free(r->kb[i]);
@@ -192,6 +227,21 @@ void ring_free(struct ring *r)
 	free(r->scratch_n);
 	free(r->scratch_missed);
 	free(r);
+}
+
+uint64_t ring_capacity(const struct ring *r)
+{
+	return (uint64_t)r->capacity * r->subbuf_size;
+}
+
+int ring_subbuf_size(const struct ring *r)
+{
+	return r->subbuf_size;
+}
+
+int ring_busiest(const struct ring *r)
+{
+	return r->busiest;
 }
 
 const int *ring_fds(const struct ring *r, int *n)
@@ -359,24 +409,98 @@ out:
 	return n;
 }
 
-/* Read one sub-buffer of @rc into its queue slot @slot; 1 read, 0 empty. */
-static int read_page(struct ring *r, struct ring_cpu *rc, int slot)
+/* Room for @n queued sub-buffers on @rc. */
+static void reserve(struct ring *r, struct ring_cpu *rc, int n)
 {
-	int ret;
+	int i;
 
-	if (slot >= rc->cap) {
-		int cap = rc->cap ? rc->cap * 2 : 4;
+	if (n <= rc->cap)
+		return;
+	rc->buf = xrealloc(rc->buf, (size_t)n * r->subbuf_size);
+	rc->pages = xrealloc(rc->pages, n * sizeof(void *));
+	for (i = 0; i < n; i++)
+		rc->pages[i] = rc->buf + (size_t)i * r->subbuf_size;
+	rc->cap = n;
+}
 
-		rc->pages = xrealloc(rc->pages, cap * sizeof(void *));
-		for (; rc->cap < cap; rc->cap++)
-			rc->pages[rc->cap] = xmalloc(r->subbuf_size);
+static bool again(void)
+{
+	return errno == EAGAIN || errno == EWOULDBLOCK;
+}
+
+/*
+ * Up to @max full pages of @rc into its queue from slot @slot, through the
+ * pipe.  Returns the number read (0: none is full), or -errno.
+ */
+static int read_full(struct ring *r, struct ring_cpu *rc, int slot, int max)
+{
+	size_t want, have = 0;
+	ssize_t n;
+
+	if (max > SPLICE_PAGES)
+		max = SPLICE_PAGES;
+	want = (size_t)max * r->subbuf_size;
+	n = splice(rc->fd, NULL, rc->pipe[1], NULL, want, SPLICE_F_NONBLOCK | SPLICE_F_MOVE);
+	if (n <= 0) {
+		if (n < 0 && errno == EINVAL) {
+			close_pipe(rc);		/* no splice here: read(2) */
+			return 0;
+		}
+		return n == 0 || again() ? 0 : -errno;
 	}
-	ret = tracefs_cpu_read(rc->tcpu, rc->pages[slot], true);
-	if (ret > 0)
+	while (have < (size_t)n) {
+		ssize_t m = read(rc->pipe[0], rc->buf + (size_t)slot * r->subbuf_size + have,
+				 (size_t)n - have);
+
+		if (m <= 0)
+			return m < 0 ? -errno : -EIO;
+		have += (size_t)m;
+	}
+	return (int)(have / r->subbuf_size);
+}
+
+/* One page by read(2), partial if the writer is on it; 1 read, 0 empty. */
+static int read_one(struct ring *r, struct ring_cpu *rc, int slot)
+{
+	ssize_t n = read(rc->fd, rc->pages[slot], r->subbuf_size);
+
+	if (n > 0)
 		return 1;
-	if (ret == 0 || errno == EAGAIN || errno == EWOULDBLOCK)
-		return 0;
-	return -errno;
+	return n == 0 || again() ? 0 : -errno;
+}
+
+/*
+ * Fill @rc's queue with up to @max pages for one round of a drain: the full
+ * pages, then once the CPU has none left, the page its writer is on (once
+ * per drain, or to the end when flushing).  Returns the pages queued.
+ */
+static int fill(struct ring *r, struct ring_cpu *rc, int max)
+{
+	int got = 0, k;
+
+	reserve(r, rc, max);
+	while (got < max && rc->pipe[0] >= 0) {
+		k = read_full(r, rc, got, max - got);
+		if (k < 0)
+			return k;
+		if (!k)
+			break;
+		got += k;
+	}
+	while (got < max && !rc->partial) {
+		k = read_one(r, rc, got);
+		if (k < 0)
+			return k;
+		if (!k)
+			break;
+		got++;
+		/* without a pipe every page comes this way */
+		if (rc->pipe[0] >= 0 && !r->flush)
+			rc->partial = true;
+	}
+	if (got < max)
+		rc->empty = true;
+	return got;
 }
 
 void ring_stop(struct ring *r)
@@ -395,37 +519,41 @@ void ring_skip_pid(struct ring *r, pid_t pid)
 	r->wo.skip_pid = pid;
 }
 
+void ring_flush(struct ring *r)
+{
+	r->flush = true;
+}
+
 long ring_drain(struct ring *r, bool ordered, tk_event_fn fn, void *arg)
 {
+	int max = ordered ? ORDERED_MAX_PAGES : UNORDERED_MAX_PAGES;
+	int rounds = DRAIN_MAX_PAGES / max;
+	bool stop_after = false;
 	long total = 0;
 	int i;
 
-	int rounds = ordered ? DRAIN_MAX_PAGES / ORDERED_MAX_PAGES : DRAIN_MAX_PAGES;
+	int pages[r->ncpu > 0 ? r->ncpu : 1];
 
-	for (i = 0; i < r->ncpu; i++)
+	for (i = 0; i < r->ncpu; i++) {
 		r->cpus[i].empty = false;
-	bool stop_after = false;
-
+		r->cpus[i].partial = false;
+		pages[i] = 0;
+	}
 	r->stop = false;
+	r->busiest = 0;
 	while (rounds-- > 0 && !r->stop && !stop_after) {
 		bool any = false;
 		long n;
 
 		for (i = 0; i < r->ncpu; i++) {
 			struct ring_cpu *rc = &r->cpus[i];
-			int got = 0, max = ordered ? ORDERED_MAX_PAGES : 1;
+			int got = rc->empty ? 0 : fill(r, rc, max);
 
-			while (!rc->empty && got < max) {
-				int ret = read_page(r, rc, got);
-
-				if (ret < 0)
-					return ret;
-				if (ret == 0) {
-					rc->empty = true;
-					break;
-				}
-				got++;
-			}
+			if (got < 0)
+				return got;
+			pages[i] += got;
+			if (pages[i] > r->busiest)
+				r->busiest = pages[i];
 			r->scratch_pages[i] = rc->pages;
 			r->scratch_n[i] = got;
 			r->scratch_missed[i] = 0;

@@ -22,6 +22,11 @@ struct ring;
 struct ring *ring_open(struct tracefs_instance *inst);
 void ring_free(struct ring *r);
 
+/* Bytes a CPU's ring holds, the size of its sub-buffers, and the most
+ * sub-buffers one CPU gave the last drain: how soon a ring would fill. */
+uint64_t ring_capacity(const struct ring *r);
+int ring_subbuf_size(const struct ring *r);
+int ring_busiest(const struct ring *r);
 /* Per-CPU fds to poll for readability (count in *n); owned by the ring. */
 const int *ring_fds(const struct ring *r, int *n);
 
@@ -43,6 +48,9 @@ void ring_skip_pid(struct ring *r, pid_t pid);
  * read (the rest stays in the kernel's ring for the next drain). */
 void ring_stop(struct ring *r);
 
+/* From now on, drains also read the pages the writers are still on, to
+ * the end (after the events were switched off: nothing is left behind). */
+void ring_flush(struct ring *r);
 /* Records the pages said were lost (missed-events flags), summed over CPUs. */
 uint64_t ring_missed(const struct ring *r);
 

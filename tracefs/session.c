@@ -19,7 +19,6 @@
 #include "common/detach.h"
 #include "common/json.h"
 #include "common/loop.h"
-#include "common/parallel.h"
 #include "common/perf.h"
 #include "common/task.h"
 #include "common/timefmt.h"
@@ -51,6 +50,7 @@ struct session {
 	struct comm_track comm;		/* renames seen in the records */
 	bool track_comm;
 	int pace_fd;			/* timer re-arming the ring fds */
+	uint64_t last_drain;		/* when on_ring() last drained */
 	char err[512];
 	struct session *next_open;	/* atexit list */
 };
@@ -342,7 +342,7 @@ static int open_perf(struct session *s, struct tp *tp, const char *filter)
 	struct perf_scope scope = { s->ntids ? s->tids : NULL, s->ntids };
 
 	if (tp->mode == TP_COUNT) {
-		/* opened all at once, in parallel, by session_start() */
+		/* opened all at once by session_start() */
 		tp->filter = filter ? xstrdup(filter) : NULL;
 		s->ncounters++;
 	} else {
@@ -558,37 +558,27 @@ long session_drain(struct session *s)
 	return n;
 }
 
-struct open_job {
-	struct session *s;
-	struct tp **tps;
-	int *errs;
-};
-
-static void open_one(int i, void *arg)
+static int open_one(struct session *s, struct tp *tp)
 {
-	struct open_job *job = arg;
-	struct perf_scope scope = { job->s->ntids ? job->s->tids : NULL, job->s->ntids };
-	struct tp *tp = job->tps[i];
+	struct perf_scope scope = { s->ntids ? s->tids : NULL, s->ntids };
 
-	if (tp->id < 0 && (tp->id = format_event_id(tp->system, tp->name)) < 0) {
-		job->errs[i] = -tp->id;
-		return;
-	}
-	tp->counter = perf_counter_open(tp->id, &scope, tp->filter, job->s->group);
-	job->errs[i] = tp->counter ? 0 : errno;
+	if (tp->id < 0 && (tp->id = format_event_id(tp->system, tp->name)) < 0)
+		return tp->id;
+	tp->counter = perf_counter_open(tp->id, &scope, tp->filter, s->group);
+	return tp->counter ? 0 : -errno;
 }
 
 /*
- * Counters are opened together: each open of a tracepoint's first perf
- * event can wait for the kernel (a grace period, a cross-CPU call), and
- * overlapping the waits makes 360 syscall counters ready in milliseconds.
+ * Counters are opened from this thread alone: the kernel serializes
+ * tracepoint perf_event_open() under event_mutex, and openers on several
+ * threads hand that mutex back and forth between CPUs, which measured five
+ * times slower (720 syscall counters: 30 ms against 6 ms).
  */
 static int open_counters(struct session *s)
 {
 	struct perf_scope scope = { s->ntids ? s->tids : NULL, s->ntids };
-	struct open_job job = { s, NULL, NULL };
 	struct tp *tp;
-	int i = 0, err = 0;
+	int err = 0;
 
 	if (!s->ncounters)
 		return 0;
@@ -598,25 +588,15 @@ static int open_counters(struct session *s)
 		set_err(s, "cannot open perf_event counters: %s", strerror(-err));
 		return err;
 	}
-	job.tps = xcalloc(s->ncounters, sizeof(*job.tps));
-	job.errs = xcalloc(s->ncounters, sizeof(int));
-	for (tp = s->tps; tp; tp = tp->next)
-		if (tp->mode == TP_COUNT)
-			job.tps[i++] = tp;
-	parallel_for(s->ncounters, 32, open_one, &job);
-	for (i = 0; i < s->ncounters && !err; i++) {
-		if (!job.errs[i])
+	for (tp = s->tps; tp && !err; tp = tp->next) {
+		if (tp->mode != TP_COUNT || !(err = open_one(s, tp)))
 			continue;
-		err = -job.errs[i];
-		if (job.tps[i]->id < 0 && err == -ENOENT)
-			set_err(s, "tracepoint %s:%s does not exist",
-				job.tps[i]->system, job.tps[i]->name);
+		if (tp->id < 0 && err == -ENOENT)
+			set_err(s, "tracepoint %s:%s does not exist", tp->system, tp->name);
 		else
 			set_err(s, "cannot count %s:%s with perf_event: %s",
-				job.tps[i]->system, job.tps[i]->name, strerror(-err));
+				tp->system, tp->name, strerror(-err));
 	}
-	free(job.tps);
-	free(job.errs);
 	return err;
 }
 
@@ -671,39 +651,70 @@ static int on_ready(struct loop *l, int fd, void *arg)
 /*
  * Pacing: a ring fd wakes us once (EPOLLONESHOT) and stays quiet until the
  * pace timer re-arms it.  The first record after a quiet spell is handled at
- * once, a busy ring is read in batches of pace_ms, and while it is not armed
- * the kernel queues no wake-up per record (that costs the traced program
- * ~40% more per event than the record itself).
+ * once, a busy ring is read in batches, and while it is not armed the kernel
+ * queues no wake-up per record (that costs the traced program ~40% more per
+ * event than the record itself).
+ *
+ * The pause after a drain must end before a ring can fill.  It is at most
+ * half the time a CPU writing records as fast as a kernel can (a syscall
+ * record every ~300 ns, ~250 MB/s) takes to fill its ring: 2 ms for the
+ * default 1.4 MB, 8 ms for 4 MB, never over pace_ms (10).  Within that, it
+ * is the time the busiest CPU, at the rate it wrote since the last drain,
+ * takes to fill a quarter of its ring: a busy ring is read often enough, a
+ * slow one in batches.
  */
-#define PACE_BUSY_RECORDS 4096
+#define RING_WORST_BYTES_PER_MS (250 * 1024)
 
-static int on_pace(struct loop *l, int fd, void *arg)
+static uint64_t pause_ns(struct session *s, uint64_t now)
 {
-	struct session *s = arg;
-	long n = session_drain(s);
+	uint64_t pace = (s->o.pace_ms ? s->o.pace_ms : 10) * 1000000ULL;
+	uint64_t cap = 1000000ULL * ring_capacity(s->ring) / RING_WORST_BYTES_PER_MS / 2;
+	uint64_t since = now - s->last_drain;
+	int busiest = ring_busiest(s->ring);
+
+	s->last_drain = now;
+	if (cap < pace)
+		pace = cap > 1000000 ? cap : 1000000;
+	if (busiest) {
+		/* busiest pages out of ring_capacity() bytes in @since */
+		uint64_t quarter = since * ring_capacity(s->ring) / 4 /
+				   ((uint64_t)busiest * ring_subbuf_size(s->ring));
+
+		if (quarter < pace)
+			pace = quarter;
+	}
+	return pace;
+}
+
+static int rearm(struct loop *l, struct session *s)
+{
 	const int *fds;
 	int i, k;
 
-	if (n < 0)
-		return (int)n;
 	fds = ring_fds(s->ring, &k);
 	for (i = 0; i < k; i++)
 		loop_rearm(l, fds[i]);
 	return 0;
 }
 
+/* The pause is over: the ring fds wake on_ring() at once if they have
+ * something, so each drain covers the time since the one before. */
+static int on_pace(struct loop *l, int fd, void *arg)
+{
+	return rearm(l, arg);
+}
+
 static int on_ring(struct loop *l, int fd, void *arg)
 {
 	struct session *s = arg;
 	long n = session_drain(s);
-	unsigned int ms = s->o.pace_ms ? s->o.pace_ms : 10;
+	uint64_t ms = pause_ns(s, time_mono_ns()) / 1000000;
 
 	if (n < 0)
 		return (int)n;
-	/* a drain this large is a batch already: a ring this busy would
-	 * fill during the pause, so it is read again as soon as it wakes */
-	if (n >= PACE_BUSY_RECORDS)
-		return on_pace(l, fd, s);
+	/* under a millisecond: read again as soon as there is something */
+	if (!ms)
+		return rearm(l, s);
 	if (s->pace_fd < 0) {
 		s->pace_fd = loop_timer(l, ms, 0, on_pace, s);
 		return s->pace_fd < 0 ? s->pace_fd : 0;
@@ -870,6 +881,8 @@ void session_stop(struct session *s)
 	}
 	if (s->group)
 		perf_group_disable(s->group);
+	if (s->ring)
+		ring_flush(s->ring);
 }
 
 uint64_t session_count(const struct tp *tp)
@@ -927,6 +940,7 @@ bool session_report_lost(struct session *s)
 {
 	uint64_t per_cpu[256] = { 0 };
 	uint64_t total = session_lost(s, per_cpu, 256);
+	const char *opt = s->o.size_option ? s->o.size_option : "-b/--buffer-kb";
 	char buf[512];
 	int cpu, len = 0;
 
@@ -938,11 +952,11 @@ bool session_report_lost(struct session *s)
 					len ? ", " : "", cpu,
 					(unsigned long long)per_cpu[cpu]);
 	if (len)
-		pr_warn("%llu events lost (%s): try a larger -b/--buffer-kb",
-			(unsigned long long)total, buf);
+		pr_warn("%llu events lost (%s): try a larger %s",
+			(unsigned long long)total, buf, opt);
 	else
-		pr_warn("%llu events lost: try a larger -b/--buffer-kb",
-			(unsigned long long)total);
+		pr_warn("%llu events lost: try a larger %s",
+			(unsigned long long)total, opt);
 	return true;
 }
 

@@ -58,6 +58,9 @@ struct tp {
 
 struct session_opts {
 	unsigned long buffer_kb;	/* per-CPU ring size, 0: default */
+	const char *size_option;	/* the option that sets it, for the
+					 * hint when events are lost; NULL:
+					 * "-b/--buffer-kb" */
 	pid_t pid;			/* only this process (all its threads) */
 	pid_t tid;			/* only this thread */
 	bool ordered;			/* records in timestamp order */

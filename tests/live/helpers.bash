@@ -122,6 +122,25 @@ assert_clean() {
 	fi
 }
 
+# ring_kb [PID]: the per-CPU ring size (buffer_size_kb) of session PID's
+# instance, while it runs.
+ring_kb() {
+	local d
+	d=$(ls -d "$TRACEFS/instances/tapkit_${1:-$TOOL_PID}_"* 2>/dev/null | head -1)
+	[ -n "$d" ] && cat "$d/buffer_size_kb"
+}
+
+# kernel_ring_kb [KB]: buffer_size_kb as the kernel shows it for a new
+# instance, after writing KB to it if given (it rounds up to whole pages);
+# the instance is made and removed here, named for this test process.
+kernel_ring_kb() {
+	local d=$TRACEFS/instances/tapkit_test_$$
+	mkdir "$d" || return 1
+	[ -z "${1:-}" ] || echo "$1" >"$d/buffer_size_kb"
+	cat "$d/buffer_size_kb"
+	rmdir "$d"
+}
+
 # A workload held until a byte arrives on its fifo: $WL_PID, release_workload
 start_held() {
 	local fifo=$BATS_TEST_TMPDIR/fifo.$RANDOM

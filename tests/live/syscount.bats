@@ -67,6 +67,22 @@ teardown() {
 	assert_clean
 }
 
+@test "syscount: -b sizes the -P ring; the default is the kernel's" {
+	local def b512
+	def=$(kernel_ring_kb) b512=$(kernel_ring_kb 512)
+	[ -n "$def" ] && [ -n "$b512" ] && [ "$def" != "$b512" ]
+	start_tool syscount -P -b 512
+	[ "$(ring_kb)" = "$b512" ]
+	stop_tool
+	[ "$TOOL_RC" -eq 0 ]
+	assert_clean
+	start_tool syscount -P
+	[ "$(ring_kb)" = "$def" ]
+	stop_tool
+	[ "$TOOL_RC" -eq 0 ]
+	assert_clean
+}
+
 @test "syscount: -P -x counts a process's failures" {
 	count_workload fail 40 -P -x
 	grep -Eq "^$WL_PID +sysloop +40$" "$OUT" || { show_output; false; }

@@ -48,6 +48,19 @@ teardown() {
 	assert_clean
 }
 
+@test "tpoint: -b sizes the ring, and every event still arrives" {
+	local b256
+	b256=$(kernel_ring_kb 256)
+	start_held "$SYSLOOP" wait-stdin getppid 300
+	start_tool tpoint -b 256 -p "$WL_PID" syscalls:sys_enter_getppid
+	[ "$(ring_kb)" = "$b256" ]
+	release_workload
+	wait_tool
+	[ "$TOOL_RC" -eq 0 ]
+	[ "$(grep -c 'sys_enter_getppid:' "$OUT")" -eq 300 ] || { show_output; false; }
+	assert_clean
+}
+
 @test "tpoint: -t keeps one thread" {
 	start_held "$SYSLOOP" wait-stdin getppid 50
 	start_tool tpoint -t "$WL_PID" syscalls:sys_enter_getppid
