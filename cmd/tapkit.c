@@ -41,6 +41,7 @@ struct opts {
 	long time_limit;
 	int pass;		/* 1..5 */
 	bool dry_run;
+	long bufsize_mb;	/* -s NUM: per-CPU ring size, 0: the kernel's */
 	bool cleanup;
 	const char *dirs[MAX_DIRS + 2];
 	int ndirs;
@@ -55,16 +56,20 @@ static const char usage[] =
 "Run a SystemTap script in userspace: probes compiled to bytecode.\n"
 "\n"
 "USAGE: tapkit [-v] [-p NUM] [-o FILE] [-c CMD | -x PID] [-T SECS]\n"
-"              [-D NAME=VALUE] [-I DIR] SCRIPT.stp [ARGS...]\n"
+"              [-s MB] [-D NAME=VALUE] [-I DIR] SCRIPT.stp|- [ARGS...]\n"
 "       tapkit [options] -e 'SCRIPT' [ARGS...]\n"
 "       tapkit -l PATTERN | -L PATTERN\n"
 "\n"
 "  -e SCRIPT         run the script given on the command line\n"
+"  -                 (as SCRIPT.stp) read the script from standard input\n"
 "  -o FILE           write the script's output to FILE\n"
 "  -c CMD            run CMD (via /bin/sh -c) once probes are attached;\n"
 "                    target() is its PID; the run ends when it exits\n"
 "  -x PID            target() is PID; the run ends when it exits\n"
 "  -T SECS           end the run after SECS seconds (end probes run)\n"
+"  -s MB             per-CPU ring buffer size in MiB (default: the\n"
+"                    kernel's, ~1.4); more holds longer bursts, at the\n"
+"                    cost of an RCU grace period at start\n"
 "  -D NAME=VALUE     a limit: MAXACTION, MAXNESTING, MAXSTRINGLEN,\n"
 "                    MAXMAPENTRIES, MAXERRORS, STP_MAXMEMORY (KiB)...\n"
 "  -I DIR            also look for tapsets in DIR\n"
@@ -85,6 +90,8 @@ static const char usage[] =
 "  tapkit -e 'global n; probe timer.ms(10) { n++ } probe end { print(n) }' -T 1\n"
 "  tapkit -c 'sleep 1' -e 'probe begin { printf(\"%d\\n\", target()) }'\n"
 "  tapkit -D MAXACTION=100000 script.stp arg1 arg2\n"
+"  echo 'probe begin { println(\"hi\"); exit() }' | tapkit -\n"
+"  tapkit -s 8 busy.stp               # 8 MiB rings for a high event rate\n"
 "  tapkit -p2 script.stp              # show the probes and their mechanism\n"
 "  tapkit -l 'timer.*'                # list matching probe points\n"
 "  tapkit -e 'global c; probe syscall.* { c[name]++ }' -T 5   # syscalls by name\n"
@@ -172,7 +179,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	long p;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":e:o:c:x:T:D:I:p:l:L:vVh",
+	while ((c = getopt_long(argc, argv, ":e:o:c:x:T:s:D:I:p:l:L:vVh",
 				longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e': o->script = optarg; break;
@@ -181,6 +188,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case 'x': o->target = opt_num("-x", optarg, 1, 1 << 30); break;
 		case 'T': o->time_limit = opt_num("-T", optarg, 1,
 						  86400L * 365); break;
+		case 's': o->bufsize_mb = opt_num("-s", optarg, 1, 4096); break;
 		case 'D': define(o, optarg); break;
 		case 'I':
 			if (o->ndirs == MAX_DIRS)
@@ -314,7 +322,7 @@ static void print_plans(const struct prog *p, FILE *f)
 }
 
 /* The plans; a script that writes to tracefs gets an instance of its own. */
-static void print_dry_run(const struct prog *prog, bool script)
+static void print_dry_run(const struct prog *prog, bool script, long buffer_kb)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -329,6 +337,8 @@ static void print_dry_run(const struct prog *prog, bool script)
 	if (script && strstr(buf, "$T/"))
 		fputs("T=${T:-/sys/kernel/tracing/instances/tapkit_dryrun_$$}\n"
 		      "mkdir -p \"$T\"\n", stdout);
+	if (script && strstr(buf, "$T/") && buffer_kb)
+		printf("echo %ld > \"$T/buffer_size_kb\"\n", buffer_kb);
 	fputs(buf, stdout);
 	if (script && strstr(buf, "$T/"))
 		fputs("# records: \"$T\"/per_cpu/cpu*/trace_pipe_raw; "
@@ -389,7 +399,7 @@ static int compile_and_run(struct opts *o, struct diag *d,
 		else
 			fputs("#!/bin/sh\n# tapkit --dry-run: what this script "
 			      "would write to tracefs\n", stdout);
-		print_dry_run(prog, o->dry_run);
+		print_dry_run(prog, o->dry_run, o->bufsize_mb * 1024);
 		rc = TK_EXIT_OK;
 		goto out;
 	}
@@ -407,6 +417,7 @@ static int compile_and_run(struct opts *o, struct diag *d,
 	ro.cmd = o->cmd;
 	ro.lim = o->lim;
 	ro.maxerrors = o->maxerrors;
+	ro.buffer_kb = (unsigned long)o->bufsize_mb * 1024;
 	rc = run_main(prog, &ro);
 	if (ro.out != stdout && fclose(ro.out) == EOF) {
 		pr_err("cannot write '%s': %s", o->out, strerror(errno));

@@ -85,11 +85,12 @@ const struct diag_file *diag_add_file(struct diag *d, const char *name,
 int diag_read_file(struct diag *d, const char *path,
 		   const struct diag_file **out)
 {
+	bool std_in = !strcmp(path, "-");	/* stap -: the script on stdin */
 	size_t len = 0, cap = 4096;
 	char *buf;
 	int fd, err = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = std_in ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	buf = xmalloc(cap);
@@ -111,9 +112,10 @@ int diag_read_file(struct diag *d, const char *path,
 			break;
 		len += (size_t)n;
 	}
-	close(fd);
+	if (!std_in)
+		close(fd);
 	if (!err)
-		*out = diag_add_file(d, path, buf, len);
+		*out = diag_add_file(d, std_in ? "<stdin>" : path, buf, len);
 	free(buf);
 	return err;
 }

@@ -415,7 +415,9 @@ static void batch_end(void *arg)
 
 static struct tsess *tsess_new(struct tstate *st)
 {
-	struct session_opts so = { .ordered = true, .batch_end = batch_end };
+	struct session_opts so = { .ordered = true, .batch_end = batch_end,
+				   .buffer_kb = run_buffer_kb(st->run),
+				   .size_option = "-s MB" };
 	struct tsess *ts = xcalloc(1, sizeof(*ts)), **tail;
 
 	ts->run = st->run;

@@ -58,6 +58,11 @@ struct loop *run_loop(struct run *r)
 	return r->loop;
 }
 
+unsigned long run_buffer_kb(const struct run *r)
+{
+	return r->o->buffer_kb;
+}
+
 bool run_exiting(const struct run *r)
 {
 	return r->exiting;

@@ -33,6 +33,7 @@ struct run_opts {
 	const char *cmd;	/* -c CMD, NULL: none */
 	struct vm_limits lim;	/* -D MAXACTION=... */
 	long maxerrors;		/* -D MAXERRORS (0: the first error ends) */
+	unsigned long buffer_kb; /* -s: per-CPU ring size, 0: the kernel's */
 };
 
 struct run;
@@ -43,6 +44,9 @@ int run_main(const struct prog *prog, const struct run_opts *o);
 /* ---- for providers ----------------------------------------------------- */
 
 struct loop *run_loop(struct run *r);
+
+/* The per-CPU ring size asked for (KiB), 0 for the kernel's default. */
+unsigned long run_buffer_kb(const struct run *r);
 
 /**
  * run_fire() - run the handler of @p for event @ev

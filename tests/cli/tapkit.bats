@@ -85,20 +85,28 @@ expect_usage_error() {
 	[ -z "$output" ]
 }
 
+@test "tapkit: - reads the script from standard input" {
+	run --separate-stderr tapkit - <<<'probe begin { printf("%s\n", @1); exit() }' one
+	[ "$status" -eq 0 ] || { echo "# $stderr"; false; }
+	[ "$output" = one ]
+	run --separate-stderr tapkit - <<<'probe begin { x = }'
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == "<stdin>:1:19: error: expected expression before '}'"* ]] || { echo "# $stderr"; false; }
+}
+
+@test "tapkit: -s sets the ring size (MiB) in --dry-run, and checks its range" {
+	run --separate-stderr tapkit -s 4 --dry-run -e 'probe kernel.trace("syscalls:sys_enter_getppid") { }'
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'mkdir -p "$T"'$'\n''echo 4096 > "$T/buffer_size_kb"'$'\n''echo 1 > "$T/events/syscalls/sys_enter_getppid/enable"'* ]] || { echo "# $output"; false; }
+	run --separate-stderr tapkit --dry-run -e 'probe kernel.trace("syscalls:sys_enter_getppid") { }'
+	[[ "$output" != *buffer_size_kb* ]]
+	expect_usage_error "-s must be between 1 and 4096: '0'" tapkit -s 0 -e 'probe begin { }'
+	expect_usage_error "-s must be between 1 and 4096: '4097'" tapkit -s 4097 -e 'probe begin { }'
+}
+
 @test "tapkit: a script read from a file reports errors with its name" {
 	printf 'probe begin {\n  x = 1 / \n}\n' >"$BATS_TEST_TMPDIR/bad.stp"
 	run --separate-stderr tapkit "$BATS_TEST_TMPDIR/bad.stp"
 	[ "$status" -eq 1 ]
 	[[ "$stderr" == "$BATS_TEST_TMPDIR/bad.stp:3:1: error: "* ]] || { echo "# $stderr"; false; }
-}
-
-@test "tapkit: starts and exits in well under 10 ms" {
-	local t0 t1 i
-	t0=$(date +%s%N)
-	for i in 1 2 3 4 5 6 7 8 9 10; do
-		tapkit -e 'probe begin { exit() }' || return 1
-	done
-	t1=$(date +%s%N)
-	# 10 runs; a generous bound for a loaded CI machine
-	[ $(( (t1 - t0) / 10000000 )) -lt 50 ] || { echo "# $(( (t1 - t0) / 10 )) ns per run"; false; }
 }

@@ -66,6 +66,21 @@ probe end { printf("n=%d\n", n) }'
 	assert_clean "$RUN_PID"
 }
 
+@test "tapkit: -s sizes the rings of the script's instance" {
+	local want
+	want=$(kernel_ring_kb 2048)
+	start_held "$SYSLOOP" wait-stdin getppid 500
+	start_tool tapkit -s 2 -x "$WL_PID" -e 'global n
+probe kernel.trace("syscalls:sys_enter_getppid") { if (pid() == target()) n++ }
+probe end { printf("n=%d\n", n) }'
+	[ "$(ring_kb)" = "$want" ]
+	release_workload
+	wait_tool
+	[ "$TOOL_RC" -eq 0 ]
+	[ "$(cat "$OUT")" = "n=500" ] || { show_output; false; }
+	assert_clean
+}
+
 @test "tapkit: kernel.trace with -x counts a running process's events and ends with it" {
 	start_held "$SYSLOOP" wait-stdin getppid 777
 	start_tool tapkit -x "$WL_PID" -e 'global n
