@@ -677,11 +677,11 @@ static uint64_t pause_ns(struct session *s, uint64_t now)
 		pace = cap > 1000000 ? cap : 1000000;
 	if (busiest) {
 		/* busiest pages out of ring_capacity() bytes in @since */
-		uint64_t quarter = since * ring_capacity(s->ring) / 4 /
-				   ((uint64_t)busiest * ring_subbuf_size(s->ring));
+		double quarter = (double)since * (double)ring_capacity(s->ring) / 4 /
+				 ((double)busiest * ring_subbuf_size(s->ring));
 
-		if (quarter < pace)
-			pace = quarter;
+		if (quarter < (double)pace)
+			pace = (uint64_t)quarter;
 	}
 	return pace;
 }
@@ -806,6 +806,7 @@ static int start_ring(struct session *s, struct loop *l)
 	 * feedback loop to break.
 	 */
 	ring_skip_pid(s->ring, s->self);
+	s->last_drain = time_mono_ns();
 	/* a ring woken at a watermark is read in batches already */
 	fds = ring_fds(s->ring, &n);
 	for (i = 0; i < n; i++) {
