@@ -494,10 +494,39 @@ noisy_note() {
 # f_le A B: true when A <= B (floats).
 f_le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; }
 f_lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
+f_ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || b <= 0) print "-"; else printf "%.2f", a / b }'; }
 f_mul() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a * b }'; }
 
 # target "what" PASS|MISS|SKIP "numbers"
 target() { printf '%-4s  %s: %s\n' "$2" "$1" "$3"; }
+
+# target_added "what" OURS OURS_PAIRS OURS_ADDED PEER PEER_PAIRS PEER_ADDED [FACTOR]:
+# our added cost at most FACTOR x the peer's, or (no FACTOR) below it.
+target_added() {
+	local what=$1 ours=$2 op=$3 oa=$4 peer=$5 pp=$6 pa=$7 k=${8:-} lim v
+	if [ "$op" -le 0 ] || [ "$pp" -le 0 ]; then
+		target "$what" SKIP "needs $ours and $peer runs"
+	elif [ -n "$k" ]; then
+		lim=$(f_mul "$pa" "$k")
+		f_le "$oa" "$lim" && v=PASS || v=MISS
+		target "$what" "$v" "+$oa ns vs limit $lim ns ($peer +$pa ns)"
+	else
+		f_lt "$oa" "$pa" && v=PASS || v=MISS
+		target "$what" "$v" "+$oa ns vs $peer +$pa ns"
+	fi
+}
+
+# target_under "what" VALUE LIMIT "details": VALUE (or "-": not measured)
+# under LIMIT.
+target_under() {
+	local v
+	if [ "$2" = - ]; then
+		target "$1" SKIP "not measured"
+		return
+	fi
+	f_lt "$2" "$3" && v=PASS || v=MISS
+	target "$1" "$v" "$4"
+}
 
 bench_header() {
 	echo "# $1"

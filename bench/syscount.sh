@@ -232,26 +232,9 @@ load_summary perf; PERF_ADDED=$M_added PERF_PAIRS=$M_pairs
 load_summary tcmd; TC_ADDED=$M_added TC_PAIRS=$M_pairs
 load_summary bpf;  BPF_ADDED=$M_added BPF_PAIRS=$M_pairs
 
-if [ "$SC_PAIRS" -gt 0 ] && [ "$PERF_PAIRS" -gt 0 ]; then
-	lim=$(f_mul "$PERF_ADDED" 1.05)
-	f_le "$SC_ADDED" "$lim" && v=PASS || v=MISS
-	target "syscount added cost <= 1.05 x perf stat's" "$v" "+$SC_ADDED ns vs limit $lim ns (perf stat +$PERF_ADDED ns)"
-else
-	target "syscount added cost <= 1.05 x perf stat's" SKIP "needs syscount and perf stat runs"
-fi
-if [ "$SCP_PAIRS" -gt 0 ] && [ "$TC_PAIRS" -gt 0 ]; then
-	lim=$(f_mul "$TC_ADDED" 1.1)
-	f_le "$SCP_ADDED" "$lim" && v=PASS || v=MISS
-	target "syscount -P added cost <= 1.1 x trace-cmd record's" "$v" "+$SCP_ADDED ns vs limit $lim ns (trace-cmd +$TC_ADDED ns)"
-else
-	target "syscount -P added cost <= 1.1 x trace-cmd record's" SKIP "needs syscount -P and trace-cmd runs"
-fi
-if [ "$SCP_PAIRS" -gt 0 ] && [ "$BPF_PAIRS" -gt 0 ]; then
-	f_lt "$SCP_ADDED" "$BPF_ADDED" && v=PASS || v=MISS
-	target "syscount -P added cost below bpftrace's" "$v" "+$SCP_ADDED ns vs bpftrace +$BPF_ADDED ns"
-else
-	target "syscount -P added cost below bpftrace's" SKIP "needs syscount -P and bpftrace runs"
-fi
+target_added "syscount added cost <= 1.05 x perf stat's" syscount "$SC_PAIRS" "$SC_ADDED" "perf stat" "$PERF_PAIRS" "$PERF_ADDED" 1.05
+target_added "syscount -P added cost <= 1.1 x trace-cmd record's" "syscount -P" "$SCP_PAIRS" "$SCP_ADDED" trace-cmd "$TC_PAIRS" "$TC_ADDED" 1.1
+target_added "syscount -P added cost below bpftrace's" "syscount -P" "$SCP_PAIRS" "$SCP_ADDED" bpftrace "$BPF_PAIRS" "$BPF_ADDED"
 if [ "$SC_PAIRS" -gt 0 ] || [ "$SCP_PAIRS" -gt 0 ]; then
 	v=PASS
 	case $SC_LOST in 0|-) ;; *) v=MISS ;; esac

@@ -395,11 +395,11 @@ fi
 if [ "$TK4_PAIRS" -gt 0 ] && [ "$TC_PAIRS" -gt 0 ]; then
 	echo
 	printf 'Ratios of added cost: tapkit script 4 / trace-cmd = %s, / bpftrace = %s, / ring floor = %s;\n' \
-		"$(awk -v a="$TK4_ADDED" -v b="$TC_ADDED" 'BEGIN { if (b == "-" || b <= 0) print "-"; else printf "%.2f", a / b }')" \
-		"$(awk -v a="$TK4_ADDED" -v b="$BPF_ADDED" 'BEGIN { if (b == "-" || b <= 0) print "-"; else printf "%.2f", a / b }')" \
-		"$(awk -v a="$TK4_ADDED" -v b="$FT_ADDED" 'BEGIN { if (b == "-" || b <= 0) print "-"; else printf "%.2f", a / b }')"
+		"$(f_ratio "$TK4_ADDED" "$TC_ADDED")" \
+		"$(f_ratio "$TK4_ADDED" "$BPF_ADDED")" \
+		"$(f_ratio "$TK4_ADDED" "$FT_ADDED")"
 	printf '  tapkit script 5 / perf stat = %s\n' \
-		"$(awk -v a="$TK5_ADDED" -v b="$PERF_ADDED" 'BEGIN { if (a == "-" || b == "-" || b <= 0) print "-"; else printf "%.2f", a / b }')"
+		"$(f_ratio "$TK5_ADDED" "$PERF_ADDED")"
 fi
 echo
 echo "Mechanisms (tapkit -p2, first probe of each script):"
@@ -469,39 +469,13 @@ fi
 echo
 echo "Targets (from the medians above):"
 read -r V _ _ <<< "$(su_stat tk1 1)"
-if [ "$V" != - ]; then
-	f_lt "$V" 10 && v=PASS || v=MISS
-	target "tapkit start-up (begin { exit() }, whole run) under 10 ms" "$v" "$V ms (bpftrace $(su_stat bpf1 1 | cut -d' ' -f1) ms)"
-else
-	target "tapkit start-up under 10 ms" SKIP "not measured"
-fi
+target_under "tapkit start-up (begin { exit() }, whole run) under 10 ms" "$V" 10 "$V ms (bpftrace $(su_stat bpf1 1 | cut -d' ' -f1) ms)"
 read -r V _ _ <<< "$(su_stat tk2 2)"
-if [ "$V" != - ]; then
-	f_lt "$V" 15 && v=PASS || v=MISS
-	target "launch to first event handled under 15 ms" "$v" "$V ms (bpftrace $(su_stat bpf2 2 | cut -d' ' -f1) ms)"
-else
-	target "launch to first event handled under 15 ms" SKIP "not measured"
-fi
+target_under "launch to first event handled under 15 ms" "$V" 15 "$V ms (bpftrace $(su_stat bpf2 2 | cut -d' ' -f1) ms)"
 read -r V _ _ <<< "$(su_stat tk3r 3)"
-if [ "$V" != - ]; then
-	f_lt "$V" 100 && v=PASS || v=MISS
-	target "syscall.* launch to ready under 100 ms" "$v" "$V ms for $TK3_EVENTS events (under the workload: $TK3_READY ms)"
-else
-	target "syscall.* launch to ready under 100 ms" SKIP "not measured"
-fi
-if [ "$TK4_PAIRS" -gt 0 ] && [ "$TC_PAIRS" -gt 0 ]; then
-	lim=$(f_mul "$TC_ADDED" 1.1)
-	f_le "$TK4_ADDED" "$lim" && v=PASS || v=MISS
-	target "script 4 added cost <= 1.1 x trace-cmd record's" "$v" "+$TK4_ADDED ns vs limit $lim ns (trace-cmd +$TC_ADDED ns)"
-else
-	target "script 4 added cost <= 1.1 x trace-cmd record's" SKIP "needs tk4 and trace-cmd runs"
-fi
-if [ "$TK4_PAIRS" -gt 0 ] && [ "$BPF_PAIRS" -gt 0 ]; then
-	f_lt "$TK4_ADDED" "$BPF_ADDED" && v=PASS || v=MISS
-	target "script 4 added cost below bpftrace's" "$v" "+$TK4_ADDED ns vs bpftrace +$BPF_ADDED ns"
-else
-	target "script 4 added cost below bpftrace's" SKIP "needs tk4 and bpftrace runs"
-fi
+target_under "syscall.* launch to ready under 100 ms" "$V" 100 "$V ms for $TK3_EVENTS events (under the workload: $TK3_READY ms)"
+target_added "script 4 added cost <= 1.1 x trace-cmd record's" tk4 "$TK4_PAIRS" "$TK4_ADDED" trace-cmd "$TC_PAIRS" "$TC_ADDED" 1.1
+target_added "script 4 added cost below bpftrace's" tk4 "$TK4_PAIRS" "$TK4_ADDED" bpftrace "$BPF_PAIRS" "$BPF_ADDED"
 if [ "$TK4_PAIRS" -gt 0 ]; then
 	v=PASS
 	for l in "$TK4_LOST" "$TK5_LOST" "$TK3_LOST"; do
@@ -511,13 +485,7 @@ if [ "$TK4_PAIRS" -gt 0 ]; then
 	[ "$TK4_CHECK" = ok ] && v=PASS || v=MISS
 	target "exact count (script 4's workload row = N+2)" "$v" "$TK4_CHECK; system-wide: script 5 $TK5_CHECK, script 3 $TK3_CHECK"
 fi
-if [ "$TK5_PAIRS" -gt 0 ] && [ "$PERF_PAIRS" -gt 0 ]; then
-	lim=$(f_mul "$PERF_ADDED" 1.05)
-	f_le "$TK5_ADDED" "$lim" && v=PASS || v=MISS
-	target "script 5 added cost <= 1.05 x perf stat's" "$v" "+$TK5_ADDED ns vs limit $lim ns (perf stat +$PERF_ADDED ns)"
-else
-	target "script 5 added cost <= 1.05 x perf stat's" SKIP "needs tk5 and perf stat runs"
-fi
+target_added "script 5 added cost <= 1.05 x perf stat's" tk5 "$TK5_PAIRS" "$TK5_ADDED" "perf stat" "$PERF_PAIRS" "$PERF_ADDED" 1.05
 RSS_MAX=$(for v in "$(fmt_rss "$TK2_RSS")" "$(fmt_rss "$TK3R_RSS")" "$TK3_RSS" "$TK4_RSS"; do
 	v=${v% MiB}; [ "$v" != - ] && echo "$v"; done | sort -g | tail -1)
 if [ -n "$RSS_MAX" ]; then
