@@ -151,6 +151,15 @@ wl_start() {
 	"$BB/getppid_loop" -w "$1" 0<>"$WL_FIFO" > "$WL_OUT" &
 	WL_PID=$!
 	WL_LAST=$WL_PID
+	# the tracer starts once the loop waits in read(2) on the fifo, so the
+	# syscalls of its exec and loader are never counted: N + 2 exactly
+	local i sc
+	for i in $(seq 1 400); do
+		read -r sc _ < "/proc/$WL_PID/syscall" 2>/dev/null
+		[ "$sc" = 0 ] && [ "$(cat "/proc/$WL_PID/comm" 2>/dev/null)" = getppid_loop ] && return 0
+		sleep 0.005
+	done
+	log "bench: the workload did not reach its read(2) in 2 s"
 }
 
 # wl_go: release the loop.  wl_finish: wait for it; WL_NS = loop time.

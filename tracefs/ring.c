@@ -29,16 +29,19 @@
  * callback.  No allocation; the page buffers are reused across drains.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <kbuffer.h>
 #include <tracefs.h>
 
 #include "common/log.h"
-#include "tracefs/ring.h"
+#include "common/timefmt.h"
+#include "tracefs/ring_int.h"
 
 /* Per-CPU pages read per drain round: merged by timestamp in ordered mode,
  * walked as read otherwise (bounds memory and keeps the pages in cache). */
@@ -48,44 +51,11 @@
  * cannot keep the event loop (and Ctrl-C) waiting; the rest is read on the
  * next wakeup. */
 #define DRAIN_MAX_PAGES 2048
-/* Pages one splice(2) moves at most (the pipe's size). */
+/* Pages one splice(2) of the drain moves at most; a pipe holds at least
+ * that many. */
 #define SPLICE_PAGES 64
-
-struct ring_cpu {
-	int cpu;
-	int fd;
-	int pipe[2];		/* splice(2) target; -1: read(2) only */
-	char *buf;		/* @cap sub-buffers, contiguous */
-	void **pages;		/* pointers into buf */
-	int cap;
-	bool empty;		/* nothing more to read in this drain */
-	bool partial;		/* the partial page was read in this drain */
-	uint64_t missed;
-};
-
-/* What walk() does to each record before delivering it. */
-struct walk_opts {
-	const int *cpu_ids;	/* queue -> CPU number; NULL: the queue index */
-	int64_t ts_offset;	/* added to every timestamp */
-	bool skip;		/* records of thread skip_pid are not delivered */
-	int skip_pid;
-};
-
-struct ring {
-	int ncpu;
-	int subbuf_size;
-	struct ring_cpu *cpus;
-	int *fds;
-	struct kbuffer **kb;	/* one page decoder per CPU, reused */
-	void ***scratch_pages;	/* walk() arguments, reused */
-	int *scratch_n;
-	uint64_t *scratch_missed;
-	struct walk_opts wo;	/* wo.cpu_ids: queue -> CPU number, owned */
-	bool stop;		/* ring_stop(): end the drain in progress */
-	bool flush;		/* ring_flush(): take partial pages to the end */
-	int capacity;		/* sub-buffers per CPU ring */
-	int busiest;		/* most pages one CPU gave the last drain */
-};
+/* The largest pipe we ask for (ring_keep.c sets pages aside in them). */
+#define PIPE_MAX_BYTES (16UL << 20)
 
 static int online_cpus(int **list)
 {
@@ -140,19 +110,86 @@ static int subbuf_size(struct tracefs_instance *inst)
 	return getpagesize();
 }
 
-static void close_pipe(struct ring_cpu *rc)
+static void close_pipes(struct ring_cpu *rc)
 {
-	if (rc->pipe[0] >= 0)
-		close(rc->pipe[0]);
-	if (rc->pipe[1] >= 0)
-		close(rc->pipe[1]);
-	rc->pipe[0] = rc->pipe[1] = -1;
+	int i;
+
+	for (i = 0; i < rc->npipes; i++) {
+		close(rc->pipes[i].fd[0]);
+		close(rc->pipes[i].fd[1]);
+	}
+	rc->npipes = 0;
+}
+
+/* A pipe of @size bytes (a power of two), or the largest smaller one of
+ * at least @min we may have; its size, or 0. */
+static size_t open_pipe(struct ring_pipe *p, size_t size, size_t min)
+{
+	int got;
+
+	if (pipe2(p->fd, O_CLOEXEC | O_NONBLOCK) < 0)
+		return 0;
+	for (; size >= min; size /= 2) {
+		got = size <= INT_MAX ? fcntl(p->fd[0], F_SETPIPE_SZ, (int)size) : -1;
+		if (got >= (int)min) {
+			p->size = (size_t)got;
+			p->kept = 0;
+			return p->size;
+		}
+	}
+	close(p->fd[0]);
+	close(p->fd[1]);
+	return 0;
+}
+
+/*
+ * The pipes full pages are spliced into: together twice as large as the
+ * ring, so that the keeper can set aside that much while the drain is late; the
+ * kernel only lends them pages while the pages are in them.  Each is as
+ * large as we may make one (pipe-max-size without CAP_SYS_RESOURCE, 1 MB by
+ * default).  Without one of SPLICE_PAGES, pages are read one by one.
+ */
+static void open_pipes(struct ring *r, struct ring_cpu *rc, int max)
+{
+	size_t min = (size_t)SPLICE_PAGES * r->subbuf_size, size = min, total = 0;
+
+	while (size < 2 * ring_capacity(r) && size < PIPE_MAX_BYTES)
+		size *= 2;
+	while (rc->npipes < max && (!total || total < 2 * ring_capacity(r))) {
+		size = open_pipe(&rc->pipes[rc->npipes], size, min);
+		if (!size)
+			break;
+		total += size;
+		rc->npipes++;
+	}
+}
+
+/*
+ * Pipes per CPU: RING_MAX_PIPES, fewer where they would take more than a
+ * quarter of the fds we may open (two per pipe); the soft limit is raised
+ * to the hard one first, as many CPUs need many fds.  At least one.
+ */
+static int pipes_per_cpu(int ncpu)
+{
+	struct rlimit rl;
+	long n;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return 1;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	n = rl.rlim_cur == RLIM_INFINITY ? RING_MAX_PIPES :
+	    (long)(rl.rlim_cur / 4 / 2 / (rlim_t)ncpu);
+	return n < 1 ? 1 : n > RING_MAX_PIPES ? RING_MAX_PIPES : (int)n;
 }
 
 struct ring *ring_open(struct tracefs_instance *inst)
 {
 	struct ring *r = xcalloc(1, sizeof(*r));
-	int *cpus = NULL, i, n, err;
+	int *cpus = NULL, i, n, err, npipes;
 
 	n = online_cpus(&cpus);
 	if (n <= 0) {
@@ -162,14 +199,20 @@ struct ring *ring_open(struct tracefs_instance *inst)
 	}
 	r->ncpu = n;
 	r->wo.cpu_ids = cpus;
+	r->wo.skip_tid = -1;
 	r->subbuf_size = subbuf_size(inst);
 	r->capacity = ring_pages(inst, r->subbuf_size);
+	npipes = pipes_per_cpu(n);
 	r->cpus = xcalloc(n, sizeof(*r->cpus));
 	r->fds = xcalloc(n, sizeof(*r->fds));
 	r->scratch_pages = xcalloc(n, sizeof(void **));
 	r->kb = xcalloc(n, sizeof(*r->kb));
 	r->scratch_n = xcalloc(n, sizeof(int));
 	r->scratch_missed = xcalloc(n, sizeof(uint64_t));
+	for (i = 0; i < n; i++) {
+		r->cpus[i].fd = -1;
+		pthread_mutex_init(&r->cpus[i].lock, NULL);
+	}
 	for (i = 0; i < n; i++) {
 		struct ring_cpu *rc = &r->cpus[i];
 		char rel[64];
@@ -180,7 +223,6 @@ struct ring *ring_open(struct tracefs_instance *inst)
 					 KBUFFER_ENDIAN_SAME_AS_HOST);
 		if (!r->kb[i])
 			goto out_err;
-		rc->pipe[0] = rc->pipe[1] = -1;
 		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/trace_pipe_raw", rc->cpu);
 		path = tracefs_instance_get_file(inst, rel);
 		rc->fd = path ? open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
@@ -188,10 +230,7 @@ struct ring *ring_open(struct tracefs_instance *inst)
 		if (rc->fd < 0)
 			goto out_err;
 		r->fds[i] = rc->fd;
-		/* without a pipe of that size, pages are read one by one */
-		if (pipe2(rc->pipe, O_CLOEXEC | O_NONBLOCK) == 0 &&
-		    fcntl(rc->pipe[0], F_SETPIPE_SZ, SPLICE_PAGES * r->subbuf_size) < 0)
-			close_pipe(rc);
+		open_pipes(r, rc, npipes);
 	}
 	return r;
 
@@ -208,12 +247,14 @@ void ring_free(struct ring *r)
 
 	if (!r)
 		return;
+	ring_keep_stop(r);
 	for (i = 0; i < r->ncpu; i++) {
 		struct ring_cpu *rc = &r->cpus[i];
 
-		if (rc->fd > 0)
+		if (rc->fd >= 0)
 			close(rc->fd);
-		close_pipe(rc);
+		close_pipes(rc);
+		pthread_mutex_destroy(&rc->lock);
 		free(rc->buf);
 		free(rc->pages);
 		if (r->kb && r->kb[i])
@@ -341,7 +382,8 @@ static int deliver(struct cursor *c, tk_event_fn fn, void *arg)
 		memcpy(&pid, d + 4, 4);
 		ev.id = type;
 		ev.pid = pid;
-		if (o->skip && pid == o->skip_pid)
+		if (o->skip && (pid == o->skip_pid ||
+				pid == __atomic_load_n(&o->skip_tid, __ATOMIC_RELAXED)))
 			return 0;
 	}
 	fn(&ev, arg);
@@ -428,35 +470,87 @@ static bool again(void)
 	return errno == EAGAIN || errno == EWOULDBLOCK;
 }
 
-/*
- * Up to @max full pages of @rc into its queue from slot @slot, through the
- * pipe.  Returns the number read (0: none is full), or -errno.
- */
-static int read_full(struct ring *r, struct ring_cpu *rc, int slot, int max)
+/* @len bytes (whole pages) from pipe @p into @rc's queue at @slot. */
+static int read_pipe(struct ring *r, struct ring_cpu *rc, struct ring_pipe *p,
+		     int slot, size_t len)
 {
-	size_t want, have = 0;
-	ssize_t n;
+	char *to = rc->buf + (size_t)slot * r->subbuf_size;
+	size_t have = 0;
 
-	if (max > SPLICE_PAGES)
-		max = SPLICE_PAGES;
-	want = (size_t)max * r->subbuf_size;
-	n = splice(rc->fd, NULL, rc->pipe[1], NULL, want, SPLICE_F_NONBLOCK | SPLICE_F_MOVE);
-	if (n <= 0) {
-		if (n < 0 && errno == EINVAL) {
-			close_pipe(rc);		/* no splice here: read(2) */
-			return 0;
-		}
-		return n == 0 || again() ? 0 : -errno;
-	}
-	while (have < (size_t)n) {
-		ssize_t m = read(rc->pipe[0], rc->buf + (size_t)slot * r->subbuf_size + have,
-				 (size_t)n - have);
+	while (have < len) {
+		ssize_t m = read(p->fd[0], to + have, len - have);
 
 		if (m <= 0)
 			return m < 0 ? -errno : -EIO;
 		have += (size_t)m;
 	}
-	return (int)(have / r->subbuf_size);
+	return (int)(len / r->subbuf_size);
+}
+
+void ring_set_aside(struct ring *r, struct ring_cpu *rc)
+{
+	size_t page = (size_t)r->subbuf_size;
+	struct ring_pipe *p;
+	ssize_t n;
+	int next;
+
+	while (rc->npipes) {
+		p = &rc->pipes[rc->tail];
+		if (p->kept + page > p->size) {
+			next = (rc->tail + 1) % rc->npipes;
+			if (next == rc->head || rc->pipes[next].kept)
+				break;		/* all full */
+			rc->tail = next;
+			continue;
+		}
+		n = splice(rc->fd, NULL, p->fd[1], NULL, p->size - p->kept,
+			   SPLICE_F_NONBLOCK | SPLICE_F_MOVE);
+		if (n <= 0)
+			break;
+		p->kept += (size_t)n;
+		__atomic_add_fetch(&r->set_aside, (unsigned long)n / page, __ATOMIC_RELAXED);
+	}
+}
+
+/*
+ * Up to @max full pages of @rc into its queue from slot @slot, through a
+ * pipe: first those set aside, then from the kernel's ring.  While it
+ * works through pages set aside, the drain keeps setting the ring's full
+ * pages aside behind them, so the ring stays empty until it catches up.
+ * Returns the number read (0: none is full), or -errno.
+ */
+static int read_full(struct ring *r, struct ring_cpu *rc, int slot, int max)
+{
+	size_t want = (size_t)max * r->subbuf_size;
+	struct ring_pipe *p = &rc->pipes[rc->head];
+	ssize_t n;
+	int k;
+
+	while (!p->kept && rc->head != rc->tail) {
+		rc->head = (rc->head + 1) % rc->npipes;
+		p = &rc->pipes[rc->head];
+	}
+	if (p->kept) {
+		if (want > p->kept)
+			want = p->kept;
+		k = read_pipe(r, rc, p, slot, want);
+		if (k > 0) {
+			p->kept -= want;
+			ring_set_aside(r, rc);
+		}
+		return k;
+	}
+	if (max > SPLICE_PAGES)
+		want = (size_t)SPLICE_PAGES * r->subbuf_size;
+	n = splice(rc->fd, NULL, p->fd[1], NULL, want, SPLICE_F_NONBLOCK | SPLICE_F_MOVE);
+	if (n <= 0) {
+		if (n < 0 && errno == EINVAL) {
+			close_pipes(rc);	/* no splice here: read(2) */
+			return 0;
+		}
+		return n == 0 || again() ? 0 : -errno;
+	}
+	return read_pipe(r, rc, p, slot, (size_t)n);
 }
 
 /* One page by read(2), partial if the writer is on it; 1 read, 0 empty. */
@@ -474,12 +568,11 @@ static int read_one(struct ring *r, struct ring_cpu *rc, int slot)
  * pages, then once the CPU has none left, the page its writer is on (once
  * per drain, or to the end when flushing).  Returns the pages queued.
  */
-static int fill(struct ring *r, struct ring_cpu *rc, int max)
+static int fill_locked(struct ring *r, struct ring_cpu *rc, int max)
 {
 	int got = 0, k;
 
-	reserve(r, rc, max);
-	while (got < max && rc->pipe[0] >= 0) {
+	while (got < max && rc->npipes) {
 		k = read_full(r, rc, got, max - got);
 		if (k < 0)
 			return k;
@@ -495,11 +588,23 @@ static int fill(struct ring *r, struct ring_cpu *rc, int max)
 			break;
 		got++;
 		/* without a pipe every page comes this way */
-		if (rc->pipe[0] >= 0 && !r->flush)
+		if (rc->npipes && !r->flush)
 			rc->partial = true;
 	}
 	if (got < max)
 		rc->empty = true;
+	return got;
+}
+
+static int fill(struct ring *r, struct ring_cpu *rc, int max)
+{
+	int got;
+
+	reserve(r, rc, max);
+	pthread_mutex_lock(&rc->lock);
+	got = fill_locked(r, rc, max);
+	pthread_mutex_unlock(&rc->lock);
+	__atomic_store_n(&r->last_fill, time_mono_ns(), __ATOMIC_RELAXED);
 	return got;
 }
 

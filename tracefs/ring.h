@@ -51,6 +51,20 @@ void ring_stop(struct ring *r);
 /* From now on, drains also read the pages the writers are still on, to
  * the end (after the events were switched off: nothing is left behind). */
 void ring_flush(struct ring *r);
+/*
+ * ring_keep_start() - start the keeper thread (ring_keep.c), which moves
+ * full pages into the CPUs' pipes when the drain is @slack_ns late, so a
+ * late drain loses nothing until ring and pipes are both full.
+ * Returns 0 (also when there is no pipe to keep pages in) or -errno.
+ */
+int ring_keep_start(struct ring *r, uint64_t slack_ns);
+/* The drain will read again by @when_ns (CLOCK_MONOTONIC): after its pause,
+ * or at once (now) when it waits for the rings to wake it. */
+void ring_expect(struct ring *r, uint64_t when_ns);
+/* Stop the keeper (before the last drain); returns the pages set aside,
+ * 0 when it was not running. */
+unsigned long ring_keep_stop(struct ring *r);
+
 /* Records the pages said were lost (missed-events flags), summed over CPUs. */
 uint64_t ring_missed(const struct ring *r);
 

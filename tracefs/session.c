@@ -691,6 +691,7 @@ static int rearm(struct loop *l, struct session *s)
 	const int *fds;
 	int i, k;
 
+	ring_expect(s->ring, time_mono_ns());
 	fds = ring_fds(s->ring, &k);
 	for (i = 0; i < k; i++)
 		loop_rearm(l, fds[i]);
@@ -708,10 +709,11 @@ static int on_ring(struct loop *l, int fd, void *arg)
 {
 	struct session *s = arg;
 	long n = session_drain(s);
-	uint64_t ms = pause_ns(s, time_mono_ns()) / 1000000;
+	uint64_t now = time_mono_ns(), ms = pause_ns(s, now) / 1000000;
 
 	if (n < 0)
 		return (int)n;
+	ring_expect(s->ring, now + ms * 1000000);
 	/* under a millisecond: read again as soon as there is something */
 	if (!ms)
 		return rearm(l, s);
@@ -806,6 +808,12 @@ static int start_ring(struct session *s, struct loop *l)
 	 * feedback loop to break.
 	 */
 	ring_skip_pid(s->ring, s->self);
+	/* a handler or the output that holds the loop 2 ms past a drain's
+	 * time: the keeper sets the full pages aside */
+	err = ring_keep_start(s->ring, 2000000);
+	if (err < 0)
+		pr_info("no ring keeper (%s): a busy handler may lose events",
+			strerror(-err));
 	s->last_drain = time_mono_ns();
 	/* a ring woken at a watermark is read in batches already */
 	fds = ring_fds(s->ring, &n);
@@ -882,8 +890,14 @@ void session_stop(struct session *s)
 	}
 	if (s->group)
 		perf_group_disable(s->group);
-	if (s->ring)
+	if (s->ring) {
+		unsigned long kept = ring_keep_stop(s->ring);
+
+		if (kept)
+			pr_info("%lu sub-buffers were set aside while the reader was busy",
+				kept);
 		ring_flush(s->ring);
+	}
 }
 
 uint64_t session_count(const struct tp *tp)

@@ -2,6 +2,9 @@
  * sysloop: a workload with exactly known syscalls, for tests and benchmarks.
  *   sysloop getppid N        N getppid() calls
  *   sysloop fail N           N failing openat() calls (ENOENT)
+ *   sysloop seq N K USEC     lseek(-1, i, SEEK_SET) for i = 1..N (EBADF), the
+ *                            offsets a sequence; a USEC microsecond sleep
+ *                            after every K calls
  *   sysloop wait-stdin ...   first block until a byte arrives on stdin
  * Prints nothing; exits 0.
  */
@@ -23,8 +26,8 @@ int main(int argc, char **argv)
 		argv++;
 		argc--;
 	}
-	if (argc < 3) {
-		fprintf(stderr, "usage: sysloop [wait-stdin] getppid|fail N\n");
+	if (argc < 3 || (!strcmp(argv[1], "seq") && argc < 5)) {
+		fprintf(stderr, "usage: sysloop [wait-stdin] getppid|fail N | seq N K USEC\n");
 		return 2;
 	}
 	n = strtol(argv[2], NULL, 10);
@@ -34,6 +37,15 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[1], "fail")) {
 		for (i = 0; i < n; i++)
 			syscall(SYS_openat, AT_FDCWD, "/nonexistent/tapkit", O_RDONLY);
+	} else if (!strcmp(argv[1], "seq")) {
+		long k = strtol(argv[3], NULL, 10);
+		long usec = strtol(argv[4], NULL, 10);
+
+		for (i = 1; i <= n; i++) {
+			syscall(SYS_lseek, -1, i, SEEK_SET);
+			if (k > 0 && i % k == 0)
+				usleep((useconds_t)usec);
+		}
 	} else {
 		return 2;
 	}
