@@ -96,6 +96,7 @@ static const char usage[] =
 "  tapkit -l 'timer.*'                # list matching probe points\n"
 "  tapkit -e 'global c; probe syscall.* { c[name]++ }' -T 5   # syscalls by name\n"
 "  tapkit -e 'probe kernel.trace(\"signal:signal_generate\") { if ($sig == 9) println($comm) }'\n"
+"  tapkit -e 'probe kernel.trace(\"syscalls:sys_enter_openat\") { println(user_string($filename)) }'\n"
 "  tapkit -L 'signal.send'            # an alias's variables and the fields behind it\n";
 
 static const struct option longopts[] = {
@@ -339,6 +340,9 @@ static void print_dry_run(const struct prog *prog, bool script, long buffer_kb)
 		      "mkdir -p \"$T\"\n", stdout);
 	if (script && strstr(buf, "$T/") && buffer_kb)
 		printf("echo %ld > \"$T/buffer_size_kb\"\n", buffer_kb);
+	/* the group of the dynamic events (event probes) */
+	if (script && strstr(buf, "$G/"))
+		fputs("G=${G:-tapkit_dryrun_$$}\n", stdout);
 	fputs(buf, stdout);
 	if (script && strstr(buf, "$T/"))
 		fputs("# records: \"$T\"/per_cpu/cpu*/trace_pipe_raw; "

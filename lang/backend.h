@@ -33,6 +33,11 @@ void elab_pass_counting(struct elab *e);
 int elab_resolve_probe(struct elab *e, struct elab_probe *p);
 /* Expand @src's points and append the concrete probes (elab.c). */
 int elab_expand_probe(struct elab *e, struct ast_probe *src, bool synthetic);
+struct builtin;
+/* A call of a built-in that reads memory, in probe @p (NULL: in a
+ * function): through the provider's deref(), or an error (elab_mem.c). */
+void elab_mem_call(struct elab *e, struct elab_probe *p, struct ast_expr *call,
+		   const struct builtin *b);
 
 /* The symbol an lvalue or array expression names (VAR/INDEX/HIST base). */
 struct elab_sym *elab_expr_sym(const struct ast_expr *e);
@@ -62,6 +67,12 @@ extern const struct builtin builtin_table[];
 extern const size_t builtin_count;
 /* The built-in named @name or NULL; *@id receives its index. */
 const struct builtin *builtin_find(const char *name, int *id);
+/*
+ * What @b reads from memory (user_string()...), or -1 when it reads none.
+ * Such a call gets one more argument, the value the probe read
+ * (lang/elab_mem.c).
+ */
+int builtin_mem(const struct builtin *b);
 
 /* ---- VM state (vm.c, builtin.c) ----------------------------------------- */
 

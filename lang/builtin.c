@@ -7,6 +7,8 @@
  *
  * Functions tapkit cannot offer yet are in the table with the reason, so
  * a script that calls one fails at compile time, located at the call.
+ * Those that read memory take what the probe read as one more argument
+ * (lang/elab_mem.c).
  */
 #include <errno.h>
 #include <sched.h>
@@ -402,7 +404,68 @@ static int b_randint(struct vm *vm, struct lang_val *a, int n,
 	return 0;
 }
 
-#define NOMEM "no probe of tapkit reads process or kernel memory"
+/* ---- memory ------------------------------------------------------------ */
+
+/*
+ * The probe read the memory when the event happened (lang/elab_mem.c
+ * appended what it read as the last argument; the first is the address,
+ * for stap's message when the read faulted).
+ */
+static int mem_str(struct vm *vm, const char *space, const struct lang_val *a,
+		   int n, int64_t max, struct lang_val *ret, char *buf)
+{
+	const struct lang_val *v = &a[n - 1];
+	size_t len;
+
+	if (v->l) {
+		vm_raise(vm, "%s string copy fault at 0x%llx", space,
+			 (unsigned long long)a[0].l);
+		return -1;
+	}
+	len = strlen(v->s);
+	if (max >= 0 && (uint64_t)max < len)
+		len = (size_t)max;
+	return ret_str(vm, ret, buf, v->s, len);
+}
+
+static int b_user_string(struct vm *vm, struct lang_val *a, int n,
+			 struct lang_val *ret, char *buf)
+{
+	return mem_str(vm, "user", a, n, -1, ret, buf);
+}
+
+/* _n: at most n characters (n < 0 as 0, uconversions.stp) */
+static int b_user_string_n(struct vm *vm, struct lang_val *a, int n,
+			   struct lang_val *ret, char *buf)
+{
+	return mem_str(vm, "user", a, n, a[1].l < 0 ? 0 : a[1].l, ret, buf);
+}
+
+static int b_kernel_string(struct vm *vm, struct lang_val *a, int n,
+			   struct lang_val *ret, char *buf)
+{
+	return mem_str(vm, "kernel", a, n, -1, ret, buf);
+}
+
+static int b_kernel_string_n(struct vm *vm, struct lang_val *a, int n,
+			     struct lang_val *ret, char *buf)
+{
+	return mem_str(vm, "kernel", a, n, a[1].l < 0 ? 0 : a[1].l, ret, buf);
+}
+
+#define MEM_LONG_FN(fname)						\
+static int fname(struct vm *vm, struct lang_val *a, int n,		\
+		 struct lang_val *ret, char *buf)			\
+{									\
+	ret->l = a[n - 1].l;						\
+	return 0;							\
+}
+
+MEM_LONG_FN(b_user_long)
+MEM_LONG_FN(b_user_int)
+MEM_LONG_FN(b_kernel_long)
+MEM_LONG_FN(b_kernel_int)
+
 #define NOSTACK "stack traces need perf_event callchains, which the " \
 		"probe points of tapkit do not record yet"
 
@@ -458,15 +521,16 @@ const struct builtin builtin_table[] = {
 	{ "warn", L, 1, { S }, b_warn, NULL },
 	{ "log", L, 1, { S }, b_log, NULL },
 	{ "randint", L, 1, { L }, b_randint, NULL },
+	/* memory, read by the probe (lang/elab_mem.c) */
+	{ "user_string", S, 1, { L }, b_user_string, NULL },
+	{ "user_string_n", S, 2, { L, L }, b_user_string_n, NULL },
+	{ "kernel_string", S, 1, { L }, b_kernel_string, NULL },
+	{ "kernel_string_n", S, 2, { L, L }, b_kernel_string_n, NULL },
+	{ "user_long", L, 1, { L }, b_user_long, NULL },
+	{ "user_int", L, 1, { L }, b_user_int, NULL },
+	{ "kernel_long", L, 1, { L }, b_kernel_long, NULL },
+	{ "kernel_int", L, 1, { L }, b_kernel_int, NULL },
 	/* what needs more than tapkit has */
-	{ "user_string", S, 1, { L }, NULL, NOMEM },
-	{ "user_string_n", S, 2, { L, L }, NULL, NOMEM },
-	{ "kernel_string", S, 1, { L }, NULL, NOMEM },
-	{ "kernel_string_n", S, 2, { L, L }, NULL, NOMEM },
-	{ "user_long", L, 1, { L }, NULL, NOMEM },
-	{ "user_int", L, 1, { L }, NULL, NOMEM },
-	{ "kernel_long", L, 1, { L }, NULL, NOMEM },
-	{ "kernel_int", L, 1, { L }, NULL, NOMEM },
 	{ "backtrace", S, 0, { 0 }, NULL, NOSTACK },
 	{ "ubacktrace", S, 0, { 0 }, NULL, NOSTACK },
 	{ "print_backtrace", L, 0, { 0 }, NULL, NOSTACK },
@@ -483,6 +547,26 @@ const struct builtin builtin_table[] = {
 };
 
 const size_t builtin_count = sizeof(builtin_table) / sizeof(builtin_table[0]);
+
+int builtin_mem(const struct builtin *b)
+{
+	static const struct { builtin_fn fn; enum prov_mem kind; } mem[] = {
+		{ b_user_string, PROV_MEM_USTRING },
+		{ b_user_string_n, PROV_MEM_USTRING },
+		{ b_kernel_string, PROV_MEM_KSTRING },
+		{ b_kernel_string_n, PROV_MEM_KSTRING },
+		{ b_user_long, PROV_MEM_ULONG },
+		{ b_user_int, PROV_MEM_UINT },
+		{ b_kernel_long, PROV_MEM_KLONG },
+		{ b_kernel_int, PROV_MEM_KINT },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(mem) / sizeof(mem[0]); i++)
+		if (b->fn == mem[i].fn)
+			return (int)mem[i].kind;
+	return -1;
+}
 
 const struct builtin *builtin_find(const char *name, int *id)
 {

@@ -556,6 +556,8 @@ static void resolve_call(struct scope *sc, struct ast_expr *e)
 					   name, b->nargs,
 					   b->nargs == 1 ? "" : "s",
 					   e->u.call.args.n);
+			else if (builtin_mem(b) >= 0)
+				elab_mem_call(sc->e, sc->probe, e, b);
 			return;
 		}
 		if (!load_tapsets(sc->e))

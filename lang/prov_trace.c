@@ -10,7 +10,9 @@
  * of them in one session and maps each record's event id back to its
  * probes.  A probe's accepted filter goes into the event's filter file;
  * since an instance has one filter per event, probes on the same event
- * with different filters get sessions of their own.
+ * with different filters get sessions of their own.  A probe whose handler
+ * reads memory (user_string($filename)) is fed by an event probe on the
+ * tracepoint instead (prov_trace_mem.c).
  *
  * This file and the other prov_*.c are the bridge between the language
  * and tracefs/: the compiler and the VM see only lang/provider.h.
@@ -26,21 +28,11 @@
 
 #include "common/log.h"
 #include "common/task.h"
+#include "lang/prov_trace.h"
 #include "lang/provider.h"
 #include "lang/run.h"
 #include "tracefs/format.h"
 #include "tracefs/session.h"
-
-#define STR_MAX 4096
-
-struct tprobe {
-	char *sys, *name;
-	struct session *s;		/* while attached: its names */
-	struct tk_field *fields;	/* non-common fields, in format order */
-	int nfields;
-	bool loaded;
-	char buf[STR_MAX];		/* string fetches, valid per handler */
-};
 
 static bool has_wild(const char *s)
 {
@@ -146,8 +138,7 @@ static int trace_expand(const struct prov_env *env, const struct ast_pp *pp,
 	return n;
 }
 
-/* Fields of the tracepoint from its format, once. */
-static int load_fields(struct tprobe *t)
+int trace_load_fields(struct tprobe *t)
 {
 	struct tep_format_field **ff;
 	struct tep_event *ev;
@@ -163,11 +154,21 @@ static int load_fields(struct tprobe *t)
 	for (i = 0; ff && ff[i]; i++)
 		n++;
 	t->fields = xcalloc(n ? n : 1, sizeof(*t->fields));
+	t->used = xcalloc(n ? n : 1, sizeof(*t->used));
 	for (i = 0; ff && ff[i]; i++)
 		if (format_field(ev, ff[i]->name, &t->fields[t->nfields]) == 0)
 			t->nfields++;
 	free(ff);
 	return 0;
+}
+
+char *trace_str_buf(struct tprobe *t, int idx)
+{
+	if (!t->bufs)
+		t->bufs = xcalloc((size_t)(t->nfields + t->nmem), sizeof(*t->bufs));
+	if (!t->bufs[idx])
+		t->bufs[idx] = xmalloc(TRACE_STR_MAX);
+	return t->bufs[idx];
 }
 
 static void fill_var(const struct tk_field *f, int idx, struct prov_var *v)
@@ -189,7 +190,7 @@ static size_t trace_vars(const struct prov_probe *p, struct prov_var *out, size_
 	size_t n = 0;
 	int i;
 
-	if (load_fields(t))
+	if (trace_load_fields(t))
 		return 0;
 	for (i = 0; i < t->nfields && n < max; i++)
 		fill_var(&t->fields[i], i, &out[n++]);
@@ -202,11 +203,12 @@ static int trace_var(const struct prov_probe *p, const char *name,
 	struct tprobe *t = p->data;
 	int i;
 
-	if (load_fields(t))
+	if (trace_load_fields(t))
 		return -ENOENT;
 	for (i = 0; i < t->nfields; i++)
 		if (!strcmp(t->fields[i].name, name)) {
 			fill_var(&t->fields[i], i, out);
+			t->used[i] = true;
 			return 0;
 		}
 	return -ENOENT;
@@ -219,14 +221,18 @@ static int trace_fetch(const struct prov_probe *p, void *evp, int idx,
 	const struct tk_event *ev = evp;
 	const struct tk_field *f;
 
+	if (t->efields)
+		return tmem_fetch(t, ev, idx, sub, out);
 	if (idx < 0 || idx >= t->nfields)
 		return -EINVAL;
 	f = &t->fields[idx];
 	out->s = "";
 	out->l = 0;
 	if (f->flags & TK_F_STRING && sub < 0) {
-		field_str(ev, f, t->buf, sizeof(t->buf));
-		out->s = t->buf;
+		char *b = trace_str_buf(t, idx);
+
+		field_str(ev, f, b, TRACE_STR_MAX);
+		out->s = b;
 		return 0;
 	}
 	if (f->flags & TK_F_ARRAY || f->flags & TK_F_STRING) {
@@ -285,6 +291,10 @@ static void trace_describe(const struct prov_probe *p, bool plan, FILE *f)
 {
 	struct tprobe *t = p->data;
 
+	if (t->nmem) {
+		tmem_describe(p, plan, f);
+		return;
+	}
 	if (p->count_global >= 0) {
 		if (plan)
 			fprintf(f, "# %s:%s: a perf_event counter (perf_event_open(2)), "
@@ -312,12 +322,20 @@ static void trace_describe(const struct prov_probe *p, bool plan, FILE *f)
 static void trace_free_probe(struct prov_probe *p)
 {
 	struct tprobe *t = p->data;
+	int i;
 
 	if (!t)
 		return;
 	free(t->sys);
 	free(t->name);
+	for (i = 0; t->bufs && i < t->nfields + t->nmem; i++)
+		free(t->bufs[i]);
+	free(t->bufs);
 	free(t->fields);
+	free(t->used);
+	free(t->mem);
+	free(t->ename);
+	free(t->efields);
 	free(t);
 	p->data = NULL;
 }
@@ -395,7 +413,8 @@ static struct prov_probe *same_event(struct tsess *ts, const struct tprobe *t)
 		if (!p || !*p)
 			continue;
 		o = (*p)->data;
-		if (!strcmp(o->sys, t->sys) && !strcmp(o->name, t->name))
+		/* a probe fed by an event probe has that event to itself */
+		if (!o->nmem && !strcmp(o->sys, t->sys) && !strcmp(o->name, t->name))
 			return *p;
 	}
 	return NULL;
@@ -482,6 +501,17 @@ static int attach_probe(struct tstate *st, struct prov_probe *p)
 
 	if (p->count_global >= 0)
 		return attach_count(st, p);
+	if (t->nmem) {
+		ts = st->sessions ? st->sessions : tsess_new(st);
+		if (!ts)
+			return -1;
+		t->s = ts->s;
+		tp = tmem_attach(p, ts->s);
+		if (!tp)
+			return -1;
+		by_id_add(ts, tp->id, p);
+		return 0;
+	}
 
 	for (ts = st->sessions; ts; ts = ts->next) {
 		o = same_event(ts, t);
@@ -585,6 +615,7 @@ const struct provider prov_trace = {
 	.expand = trace_expand,
 	.vars = trace_vars,
 	.var = trace_var,
+	.deref = trace_deref,
 	.fetch = trace_fetch,
 	.context = trace_context,
 	.filter = trace_filter,

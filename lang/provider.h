@@ -13,8 +13,10 @@
  *             first one that claims it appends one struct prov_probe per
  *             concrete probe (wildcards expand to several).  `$name`
  *             resolves through var(); the VM later calls fetch() with the
- *             index var() chose.  A leading condition on tid(),
- *             execname(), $field is offered to filter() in ftrace syntax.
+ *             index var() chose; `user_string($name)` and the other
+ *             memory reads through deref().  A leading condition on
+ *             tid(), execname(), $field is offered to filter() in ftrace
+ *             syntax.
  *   listing   -l/-L print each expanded probe's pp and its vars().
  *   -p2/-p3   describe() prints the mechanism, or what it would write.
  *   run       attach() once per provider with all its probes (timers,
@@ -90,6 +92,20 @@ struct prov_var {
 	int idx;		/* the provider's own index, given to fetch() */
 };
 
+/*
+ * What user_string(), kernel_long()... read at the address a target
+ * variable holds (deref()).  Strings are NUL-terminated, longs 8 bytes and
+ * ints 4, both signed.
+ */
+enum prov_mem {
+	PROV_MEM_USTRING,	/* user_string(), user_string_n() */
+	PROV_MEM_KSTRING,	/* kernel_string(), kernel_string_n() */
+	PROV_MEM_ULONG,		/* user_long() */
+	PROV_MEM_UINT,		/* user_int() */
+	PROV_MEM_KLONG,		/* kernel_long() */
+	PROV_MEM_KINT,		/* kernel_int() */
+};
+
 /* One concrete probe, made by a provider's expand(). */
 struct prov_probe {
 	const struct provider *prov;
@@ -145,11 +161,25 @@ struct provider {
 		       size_t max);
 
 	/**
-	 * var() - resolve $@name in a handler of @p
+	 * var() - resolve $@name in a handler of @p (the provider may note
+	 * that the handler reads it)
 	 * Return: 0 with @out filled, -ENOENT when @p has no such variable.
 	 */
 	int (*var)(const struct prov_probe *p, const char *name,
 		   struct prov_var *out);
+
+	/**
+	 * deref() - have @p read memory at the address variable @var holds
+	 * (plus @off) when it fires: @kind says what to read, @fn names the
+	 * built-in asking (for messages).  The value read becomes a variable
+	 * of its own, @out, fetched like the others; a string's fetch()
+	 * sets out->l nonzero when the read faulted (the string is then "").
+	 * Return: 0, or -EINVAL when @var holds no address (a string).  NULL
+	 * for providers whose probes cannot read memory.
+	 */
+	int (*deref)(struct prov_probe *p, const struct prov_var *var,
+		     int64_t off, enum prov_mem kind, const char *fn,
+		     struct prov_var *out);
 
 	/**
 	 * fetch() - the value of variable @idx (from var()) for event @ev

@@ -478,6 +478,58 @@ struct tp *session_add_uprobe(struct session *s, const char *event,
 }
 
 /*
+ * The README lists the e: syntax even where CONFIG_EPROBE_EVENTS is off;
+ * such a kernel refuses every 'e:' definition with EINVAL, and no parser
+ * says why in error_log.  When the kernel gave no reason, a bare event
+ * probe on the same tracepoint tells the two apart.
+ */
+static bool eprobes_work(struct session *s, const char *sys, const char *name)
+{
+	struct tracefs_dynevent *de;
+	bool ok;
+
+	de = tracefs_eprobe_alloc(s->name, "tapkit_check", sys, name, NULL);
+	if (!de)
+		return true;
+	ok = tracefs_dynevent_create(de) == 0;
+	if (ok) {
+		s->has_dynevents = true;
+		tracefs_dynevent_destroy(de, false);
+	}
+	tracefs_dynevent_free(de);
+	return ok;
+}
+
+struct tp *session_add_eprobe(struct session *s, const char *event,
+			      const char *sys, const char *name,
+			      const char *args, enum tp_mode mode,
+			      const char *filter)
+{
+	struct tracefs_dynevent *de;
+	char *before = tracefs_error_all(NULL), why[256];
+	bool described;
+	struct tp *tp;
+	int err;
+
+	de = tracefs_eprobe_alloc(s->name, event, sys, name, args);
+	described = de != NULL;
+	tp = add_dynevent(s, de, "event probe", event, mode, filter);
+	if (tp || errno != EINVAL || !described) {
+		free(before);
+		return tp;
+	}
+	err = errno;
+	global_reason(before, why, sizeof(why));
+	free(before);
+	if (!why[0] && !eprobes_work(s, sys, name)) {
+		set_err(s, "this kernel has no event probes (CONFIG_EPROBE_EVENTS)");
+		err = ENOTSUP;
+	}
+	errno = err;
+	return tp;
+}
+
+/*
  * With -p, set_event_pid also admits children (event-fork cannot tell a
  * thread from a process), so records are checked against the thread group.
  * A task already gone when its records are read cannot be checked: it is

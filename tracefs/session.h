@@ -115,6 +115,17 @@ struct tp *session_add_uprobe(struct session *s, const char *event,
 			      const char *filter);
 
 /**
+ * session_add_eprobe() - define event probe @event (in our group) on
+ * tracepoint @sys:@name with fetch args @args, and use it like
+ * session_add().  NULL with errno ENOTSUP when the kernel has no event
+ * probes (CONFIG_EPROBE_EVENTS).  Removed by session_close().
+ */
+struct tp *session_add_eprobe(struct session *s, const char *event,
+			      const char *sys, const char *name,
+			      const char *args, enum tp_mode mode,
+			      const char *filter);
+
+/**
  * session_start() - enable every event, and poll the sources in @l; each
  * record goes to @fn.  0 or -errno.
  */

@@ -110,3 +110,46 @@ expect_usage_error() {
 	[ "$status" -eq 1 ]
 	[[ "$stderr" == "$BATS_TEST_TMPDIR/bad.stp:3:1: error: "* ]] || { echo "# $stderr"; false; }
 }
+
+# user_string() of a field: the probe is fed by an event probe, which the
+# passes show without attaching (they work on a kernel without eprobes)
+OPENAT_SCRIPT='probe kernel.trace("syscalls:sys_enter_openat") { if ($flags == 0) println(user_string($filename)) }'
+
+@test "tapkit: -p2 says a probe reading user_string(\$filename) is fed by an event probe" {
+	run --separate-stderr tapkit -p2 -e "$OPENAT_SCRIPT"
+	[ "$status" -eq 0 ] || { echo "# $stderr"; false; }
+	[ "$output" = '# global variables
+# functions
+# probes
+kernel.trace("syscalls:sys_enter_openat") /* <- kernel.trace("syscalls:sys_enter_openat") */
+  # mechanism: records of an event probe (eprobe) on tracepoint syscalls:sys_enter_openat, which reads the memory user_string() needs, from our tracefs instance, kernel filter: flags == 0
+  # condition as a kernel filter: flags == 0 (applied)' ] || { echo "# $output"; false; }
+}
+
+@test "tapkit: -p3 and --dry-run print the event probe's exact definition" {
+	local def='echo "e:$G/sys_enter_openat_0" '\''syscalls.sys_enter_openat filename=$filename:u64 flags=$flags:u64 mem0=+0($filename):ustring'\'' >> "$T/../../dynamic_events"
+echo '\''flags == 0'\'' > "$T/events/$G/sys_enter_openat_0/filter"
+echo 1 > "$T/events/$G/sys_enter_openat_0/enable"
+# to remove it after rmdir "$T": echo "-:$G/sys_enter_openat_0" >> "${T%/*/*}/dynamic_events"'
+	run --separate-stderr tapkit -p3 -e "$OPENAT_SCRIPT"
+	[ "$status" -eq 0 ] || { echo "# $stderr"; false; }
+	[[ "$output" == *"TVAR     1 "*"; \$mem0"$'\n'*"BCALL    "*"; user_string()"$'\n'*"$def" ]] || { echo "# $output"; false; }
+	run --separate-stderr tapkit --dry-run -e "$OPENAT_SCRIPT"
+	[ "$status" -eq 0 ] || { echo "# $stderr"; false; }
+	[ "$output" = '#!/bin/sh
+# tapkit --dry-run: what this script would write to tracefs
+T=${T:-/sys/kernel/tracing/instances/tapkit_dryrun_$$}
+mkdir -p "$T"
+G=${G:-tapkit_dryrun_$$}
+'"$def"'
+# records: "$T"/per_cpu/cpu*/trace_pipe_raw; to undo: rmdir "$T"' ] || { echo "# $output"; false; }
+}
+
+@test "tapkit: user_string() of an expression or of a string field is a compile error" {
+	run --separate-stderr tapkit -p2 -e 'probe kernel.trace("syscalls:sys_enter_openat") { println(user_string($filename * 2)) }'
+	[ "$status" -eq 1 ]
+	[ "$(head -1 <<<"$stderr")" = "<input>:1:59: error: user_string() reads memory only of a tracepoint field (\$name), through an event probe" ] || { echo "# $stderr"; false; }
+	run --separate-stderr tapkit -p2 -e 'probe kernel.trace("sched:sched_switch") { println(kernel_string($prev_comm)) }'
+	[ "$status" -eq 1 ]
+	[ "$(head -1 <<<"$stderr")" = "<input>:1:52: error: kernel_string() reads memory only of a tracepoint field (\$name), through an event probe: \$prev_comm is a string" ] || { echo "# $stderr"; false; }
+}

@@ -2,6 +2,8 @@
  * sysloop: a workload with exactly known syscalls, for tests and benchmarks.
  *   sysloop getppid N        N getppid() calls
  *   sysloop fail N           N failing openat() calls (ENOENT)
+ *   sysloop badpath N        N openat() calls whose path pointer is 0x10,
+ *                            never mapped (EFAULT)
  *   sysloop seq N K USEC     lseek(-1, i, SEEK_SET) for i = 1..N (EBADF), the
  *                            offsets a sequence; a USEC microsecond sleep
  *                            after every K calls
@@ -37,6 +39,9 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[1], "fail")) {
 		for (i = 0; i < n; i++)
 			syscall(SYS_openat, AT_FDCWD, "/nonexistent/tapkit", O_RDONLY);
+	} else if (!strcmp(argv[1], "badpath")) {
+		for (i = 0; i < n; i++)
+			syscall(SYS_openat, AT_FDCWD, (const char *)0x10, O_RDONLY);
 	} else if (!strcmp(argv[1], "seq")) {
 		long k = strtol(argv[3], NULL, 10);
 		long usec = strtol(argv[4], NULL, 10);

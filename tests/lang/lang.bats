@@ -63,6 +63,10 @@ load helpers
 	golden compile_arity
 }
 
+@test "compile_mem" {
+	golden compile_mem
+}
+
 @test "compile_probe" {
 	golden compile_probe
 }

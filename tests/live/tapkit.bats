@@ -8,7 +8,7 @@ load helpers
 setup() {
 	require_root
 	require_tracefs_file events/syscalls/sys_enter_getppid
-	TARGET= TOOL2_PID= DRY_INST= LO_WAS_DOWN=
+	TARGET= TOOL2_PID= DRY_INST= DRY_EPROBE= LO_WAS_DOWN=
 	CLEANUP_DIRS=()
 }
 
@@ -23,6 +23,7 @@ teardown() {
 		wait "$TARGET" 2>/dev/null || true
 	fi
 	[ -z "$DRY_INST" ] || rmdir "$DRY_INST" 2>/dev/null || true
+	[ -z "$DRY_EPROBE" ] || echo "-:$DRY_EPROBE" 2>/dev/null >>"$TRACEFS/dynamic_events" || true
 	local d
 	for d in "${CLEANUP_DIRS[@]}"; do
 		rmdir "$TRACEFS/instances/$d" 2>/dev/null || true
@@ -663,5 +664,107 @@ probe kernel.trace("sched:sched_switch") { if (c < 0) println(c) }
 probe end { printf("c=%d\n", c) }'
 	[ "$status" -eq 0 ] || { show_run; false; }
 	[ "$output" = "c=345" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+# ---- memory reads: user_string() and the others, through event probes --
+
+@test "tapkit: user_string(\$filename) gives each openat() path, or names the missing eprobes" {
+	# $flags == 0 leaves out the loader's opens (O_CLOEXEC)
+	run_pid tapkit -c "$SYSLOOP fail 321" -e 'global c
+probe kernel.trace("syscalls:sys_enter_openat") {
+	if (pid() == target() && $flags == 0) c[user_string($filename)]++
+}
+probe end { foreach (k in c) printf("%s %d\n", k, c[k]) }'
+	if ! has_eprobes; then
+		[ -z "${TAPKIT_VM:-}" ] || { echo "# TAPKIT_VM is set but this kernel has no event probes"; false; }
+		[ "$status" -eq 1 ] || { show_run; false; }
+		[ -z "$output" ] || { show_run; false; }
+		[ "$stderr" = 'tapkit: kernel.trace("syscalls:sys_enter_openat"): user_string() needs event probes (eprobes), which this kernel does not have' ] || { show_run; false; }
+		assert_clean "$RUN_PID"
+		return
+	fi
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$output" = "/nonexistent/tapkit 321" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit: user_long(), user_int() and user_string_n() of a field plus an offset (eprobes)" {
+	require_eprobes
+	# through an alias whose prologue reads the memory, as a tapset's
+	# would (only the command's: a read of someone else's may fault)
+	run_pid tapkit -c "$SYSLOOP fail 3" -e 'global n
+probe my.open = kernel.trace("syscalls:sys_enter_openat") {
+	if (pid() == target() && $flags == 0) {
+		path = user_string($filename); head = user_string_n($filename + 1, 3)
+		l = user_long($filename); i = user_int($filename + 4)
+	}
+}
+probe my.open {
+	if (path != "" && !n++)
+		printf("%s %s %x %x %s\n", path, head, l, i, user_string_n($filename, -1))
+}
+probe end { printf("n=%d\n", n) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$output" = "/nonexistent/tapkit non 736978656e6f6e2f 73697865 
+n=3" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit: user_string() of an unmapped address raises stap's copy fault error (eprobes)" {
+	require_eprobes
+	f=$BATS_TEST_TMPDIR/fault.stp
+	cat >"$f" <<'STP'
+probe kernel.trace("syscalls:sys_enter_openat") {
+    if (pid() == target() && $flags == 0) println(user_string($filename))
+}
+probe end { println("end") }
+probe error { println("error probe") }
+STP
+	run_pid tapkit -c "$SYSLOOP badpath 5" "$f"
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[ "$output" = "error probe" ] || { show_run; false; }
+	[ "$stderr" = "ERROR: user string copy fault at 0x10 near identifier 'user_string' at $f:2:51
+WARNING: Number of errors: 1, skipped probes: 0" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit: --dry-run's event probe definition is the one the kernel takes (eprobes)" {
+	require_eprobes
+	run --separate-stderr tapkit --dry-run -e 'probe kernel.trace("syscalls:sys_enter_openat") {
+	if ($flags == 0) printf("%s %s %d %d %d\n", user_string($filename), kernel_string($filename),
+		user_int($filename), kernel_long($filename - 8), kernel_int($filename + 8))
+}'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	def=$(sed -n 's/^echo "e:$G\/\([^"]*\)" '\''\(.*\)'\'' >> .*/\1 \2/p' <<<"$output")
+	[ -n "$def" ] || { show_run; false; }
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/dry.sh"
+	sh "$BATS_TEST_TMPDIR/dry.sh" &
+	dpid=$!
+	DRY_INST=$TRACEFS/instances/tapkit_dryrun_$dpid
+	DRY_EPROBE=tapkit_dryrun_$dpid/${def%% *}
+	wait "$dpid"
+	grep -qxF "e:tapkit_dryrun_$dpid/$def" "$TRACEFS/dynamic_events" ||
+		{ echo "# $def"; cat "$TRACEFS/dynamic_events"; false; }
+	[ "$(cat "$DRY_INST/events/$DRY_EPROBE/enable")" = 1 ]
+	"$SYSLOOP" fail 2
+	[ "$(grep -c 'mem0="/nonexistent/tapkit"' "$DRY_INST/trace")" -eq 2 ] ||
+		{ cat "$DRY_INST/trace" >&2; false; }
+	rmdir "$DRY_INST"
+	DRY_INST=
+	echo "-:$DRY_EPROBE" >>"$TRACEFS/dynamic_events"
+	DRY_EPROBE=
+}
+
+@test "tapkit: two string fields of one record each keep their own value" {
+	require_tracefs_file events/task/task_rename
+	# the command's exec renames it tapkit -> sh, its write sh -> tk-newname
+	run_pid tapkit -c "echo tk-newname > /proc/self/comm" -e '
+probe kernel.trace("task:task_rename") {
+	if (pid() == target()) printf("%s -> %s\n", $oldcomm, $newcomm)
+}'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$output" = "tapkit -> sh
+sh -> tk-newname" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
 }
