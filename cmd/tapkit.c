@@ -323,7 +323,8 @@ static void print_plans(const struct prog *p, FILE *f)
 }
 
 /* The plans; a script that writes to tracefs gets an instance of its own. */
-static void print_dry_run(const struct prog *prog, bool script, long buffer_kb)
+static void print_dry_run(const struct prog *prog, bool script, long buffer_kb,
+			  pid_t target)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -340,6 +341,12 @@ static void print_dry_run(const struct prog *prog, bool script, long buffer_kb)
 		      "mkdir -p \"$T\"\n", stdout);
 	if (script && strstr(buf, "$T/") && buffer_kb)
 		printf("echo %ld > \"$T/buffer_size_kb\"\n", buffer_kb);
+	/* probes limited to target()'s process or thread */
+	if (script && strstr(buf, "$TARGET") && target)
+		printf("TARGET=${TARGET:-%d}\n", (int)target);
+	else if (script && strstr(buf, "$TARGET"))
+		fputs("TARGET=${TARGET:?the PID of the -c command, held before it runs}\n",
+		      stdout);
 	/* the group of the dynamic events (event probes) */
 	if (script && strstr(buf, "$G/"))
 		fputs("G=${G:-tapkit_dryrun_$$}\n", stdout);
@@ -356,7 +363,8 @@ static int compile_and_run(struct opts *o, struct diag *d,
 	struct ast_script *s = ast_script_new();
 	struct elab_opts eo = { .tapset_dirs = o->dirs, .lex = lc,
 				.no_display = o->pass && o->pass < 5 &&
-					      o->pass != 4 };
+					      o->pass != 4,
+				.has_target = o->cmd || o->target };
 	struct timespec t0;
 	struct elab *e = NULL;
 	struct prog *prog = NULL;
@@ -403,7 +411,7 @@ static int compile_and_run(struct opts *o, struct diag *d,
 		else
 			fputs("#!/bin/sh\n# tapkit --dry-run: what this script "
 			      "would write to tracefs\n", stdout);
-		print_dry_run(prog, o->dry_run, o->bufsize_mb * 1024);
+		print_dry_run(prog, o->dry_run, o->bufsize_mb * 1024, o->target);
 		rc = TK_EXIT_OK;
 		goto out;
 	}

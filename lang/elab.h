@@ -92,6 +92,7 @@ struct elab_opts {
 	bool listing;			/* -l/-L: only probe points matter */
 	bool listing_vars;		/* -L: and the variables' types */
 	bool no_display;		/* -p1..: no auto-print of globals */
+	bool has_target;		/* -c or -x: target() is a process */
 };
 
 struct elab {

@@ -122,6 +122,106 @@ static bool is_next(const struct ast_stmt *s)
 	return s && s->kind == AST_S_NEXT;
 }
 
+/* `pid() == target()` or `tid() == target()`, either way round, as the
+ * condition to run (negated when @neg); else PROV_SCOPE_ALL. */
+static enum prov_scope target_scope(const struct ast_expr *e, bool neg)
+{
+	const struct ast_expr *l, *r;
+
+	if (e->kind != AST_E_COMPARE || e->op != (neg ? AST_OP_NE : AST_OP_EQ))
+		return PROV_SCOPE_ALL;
+	l = e->u.bin.left;
+	r = e->u.bin.right;
+	if (call_is(l, "target")) {
+		l = r;
+		r = e->u.bin.left;
+	}
+	if (!call_is(r, "target"))
+		return PROV_SCOPE_ALL;
+	return call_is(l, "pid") ? PROV_SCOPE_TARGET_PROCESS :
+	       call_is(l, "tid") ? PROV_SCOPE_TARGET_THREAD : PROV_SCOPE_ALL;
+}
+
+/*
+ * The condition to run (@e, negated when @neg) as its top-level conjuncts:
+ * one on target() becomes *@scope, the others go to @rest in ftrace
+ * syntax, joined by &&.  False when one of those is not expressible.
+ */
+static bool split_target(struct strbuf *rest, const struct ast_expr *e,
+			 bool neg, enum prov_scope *scope)
+{
+	enum prov_scope s;
+	bool l, r;
+
+	if (e->kind == AST_E_LOGICAL && (e->op == AST_OP_LAND) != neg) {
+		l = split_target(rest, e->u.bin.left, neg, scope);
+		r = split_target(rest, e->u.bin.right, neg, scope);
+		return l && r;
+	}
+	if (e->kind == AST_E_UNARY && e->op == AST_OP_NOT)
+		return split_target(rest, e->u.unary.operand, !neg, scope);
+	s = target_scope(e, neg);
+	if (s != PROV_SCOPE_ALL && *scope == PROV_SCOPE_ALL) {
+		*scope = s;
+		return true;
+	}
+	if (*fmt_sb_str(rest))
+		fmt_sb_addstr(rest, " && ");
+	return ftrace_expr(rest, e, neg);
+}
+
+/* Remove the leading `if (C) next;` (@guard) or `if (C) { ... }` of @b. */
+static void drop_condition(struct ast_stmt *b, struct ast_stmt *first, bool guard)
+{
+	if (guard) {
+		memmove(b->u.block.v, b->u.block.v + 1,
+			(b->u.block.n - 1) * sizeof(*b->u.block.v));
+		b->u.block.n--;
+	} else {
+		b->u.block.v[0] = first->u.if_.then;
+		first->u.if_.then = NULL;
+	}
+	ast_stmt_free(first);
+}
+
+/*
+ * With -c or -x, a condition on target() limits the probe to the target's
+ * process or thread, which the kernel does exactly (a tracefs instance's
+ * set_event_pid); the rest of the condition must then be a filter too
+ * for the whole condition to go.  Returns true when @p was scoped.
+ */
+static bool push_target(struct elab *e, struct elab_probe *p, struct ast_stmt *b,
+			struct ast_stmt *first, bool guard)
+{
+	enum prov_scope scope = PROV_SCOPE_ALL;
+	struct strbuf rest = STRBUF_INIT;
+	const char *r;
+	bool all;
+
+	if (!e->opts->has_target || !p->pp->prov->scopes)
+		return false;
+	all = split_target(&rest, first->u.if_.cond, guard, &scope);
+	if (scope == PROV_SCOPE_ALL) {
+		fmt_sb_release(&rest);
+		return false;
+	}
+	p->pp->scope = scope;
+	r = fmt_sb_str(&rest);
+	if (all && *r && p->pp->prov->filter && p->pp->prov->filter(p->pp, r) == 0) {
+		p->cond_filter = xstrdup(r);
+		free(p->pp->filter);
+		p->pp->filter = xstrdup(r);
+	} else if (*r) {
+		all = false;	/* the target scope still narrows the events */
+	}
+	if (all) {
+		p->cond_dropped = true;
+		drop_condition(b, first, guard);
+	}
+	fmt_sb_release(&rest);
+	return true;
+}
+
 /*
  * A handler starting with `if (C) next;` runs only when !C; one whose whole
  * body is `if (C) { ... }` only when C.  Offer that to the provider.
@@ -143,21 +243,16 @@ void elab_pass_filters(struct elab *e)
 		guard = is_next(first->u.if_.then);
 		if (!guard && b->u.block.n != 1)
 			continue;
+		if (push_target(e, p, b, first, guard))
+			continue;
 		p->cond_filter = ftrace_filter(first->u.if_.cond, guard);
 		if (!p->cond_filter || !p->pp->prov->filter ||
 		    p->pp->prov->filter(p->pp, p->cond_filter) < 0)
 			continue;
+		free(p->pp->filter);
 		p->pp->filter = xstrdup(p->cond_filter);
 		p->cond_dropped = true;
-		if (guard) {
-			memmove(b->u.block.v, b->u.block.v + 1,
-				(b->u.block.n - 1) * sizeof(*b->u.block.v));
-			b->u.block.n--;
-		} else {
-			b->u.block.v[0] = first->u.if_.then;
-			first->u.if_.then = NULL;
-		}
-		ast_stmt_free(first);
+		drop_condition(b, first, guard);
 	}
 }
 
@@ -225,6 +320,11 @@ void elab_print(const struct elab *e, FILE *f)
 			p->pp->prov->describe(p->pp, false, f);
 			fputc('\n', f);
 		}
+		if (p->pp->scope != PROV_SCOPE_ALL)
+			fprintf(f, "  # condition on target() in the kernel: only its %s%s\n",
+				p->pp->scope == PROV_SCOPE_TARGET_THREAD ? "thread" :
+				"process", p->cond_dropped ? " (applied)" :
+				"; the rest stays in the handler");
 		if (p->cond_filter)
 			fprintf(f, "  # condition as a kernel filter: %s (%s)\n",
 				p->cond_filter, p->cond_dropped ? "applied" :

@@ -287,30 +287,62 @@ static int trace_filter(struct prov_probe *p, const char *expr)
 	return 0;
 }
 
+void trace_describe_scope(const struct prov_probe *p, bool plan, FILE *f)
+{
+	if (p->scope == PROV_SCOPE_ALL)
+		return;
+	if (!plan && p->count_global >= 0) {
+		fprintf(f, "; only target()'s %s (a counter per thread%s)",
+			p->scope == PROV_SCOPE_TARGET_THREAD ? "thread" : "process",
+			p->scope == PROV_SCOPE_TARGET_THREAD ? "" :
+			", inherited by new threads");
+		return;
+	}
+	if (!plan) {
+		fprintf(f, "; only target()'s %s (the instance's set_event_pid%s)",
+			p->scope == PROV_SCOPE_TARGET_THREAD ? "thread" : "process",
+			p->scope == PROV_SCOPE_TARGET_THREAD ? "" : " and event-fork");
+		return;
+	}
+	fputs("echo \"$TARGET\" > \"$T/set_event_pid\"\n", f);
+	if (p->scope == PROV_SCOPE_TARGET_PROCESS)
+		fputs("for t in /proc/$TARGET/task/*; do echo \"${t##*/}\" >> "
+		      "\"$T/set_event_pid\"; done\n"
+		      "echo 1 > \"$T/options/event-fork\"\n", f);
+}
+
 static void trace_describe(const struct prov_probe *p, bool plan, FILE *f)
 {
 	struct tprobe *t = p->data;
 
+	if (plan && p->count_global < 0)
+		trace_describe_scope(p, plan, f);
 	if (t->nmem) {
 		tmem_describe(p, plan, f);
+		if (!plan)
+			trace_describe_scope(p, plan, f);
 		return;
 	}
 	if (p->count_global >= 0) {
 		if (plan)
-			fprintf(f, "# %s:%s: a perf_event counter (perf_event_open(2)), "
+			fprintf(f, "# %s:%s: a perf_event counter (perf_event_open(2)%s), "
 				"nothing written to tracefs%s%s\n", t->sys, t->name,
+				p->scope == PROV_SCOPE_ALL ? "" : " per thread of target()",
 				p->filter ? "; filter: " : "", p->filter ? p->filter : "");
 		else
 			fprintf(f, "perf_event counting mode on tracepoint %s:%s, no records "
 				"(the handler only counts)%s%s", t->sys, t->name,
 				p->filter ? ", kernel filter: " : "",
 				p->filter ? p->filter : "");
+		if (!plan)
+			trace_describe_scope(p, plan, f);
 		return;
 	}
 	if (!plan) {
 		fprintf(f, "records of tracepoint %s:%s from our tracefs instance%s%s",
 			t->sys, t->name, p->filter ? ", kernel filter: " : "",
 			p->filter ? p->filter : "");
+		trace_describe_scope(p, plan, f);
 		return;
 	}
 	if (p->filter)
@@ -352,6 +384,7 @@ struct tsess {
 	struct prov_probe ***by_id;	/* id -> NULL-ended probe list */
 	int nids;
 	bool reported;		/* lost records reported */
+	enum prov_scope scope;	/* whose events its instance records */
 	struct tsess *next;
 };
 
@@ -432,13 +465,20 @@ static void batch_end(void *arg)
 	run_flush(ts->run);
 }
 
-static struct tsess *tsess_new(struct tstate *st)
+/* A new session for probes of @scope: the target's process or thread
+ * only, through the instance's set_event_pid (tracefs/session.c). */
+static struct tsess *tsess_new(struct tstate *st, enum prov_scope scope)
 {
 	struct session_opts so = { .ordered = true, .batch_end = batch_end,
 				   .buffer_kb = run_buffer_kb(st->run),
 				   .size_option = "-s MB" };
 	struct tsess *ts = xcalloc(1, sizeof(*ts)), **tail;
 
+	if (scope == PROV_SCOPE_TARGET_PROCESS)
+		so.pid = run_target(st->run);
+	else if (scope == PROV_SCOPE_TARGET_THREAD)
+		so.tid = run_target(st->run);
+	ts->scope = scope;
 	ts->run = st->run;
 	ts->s = session_new(&so);
 	for (tail = &st->sessions; *tail; tail = &(*tail)->next)
@@ -452,14 +492,25 @@ static struct tsess *tsess_new(struct tstate *st)
 }
 
 /* A handler that only counts: a perf counter, no records (elab_count.c). */
+/* The first session of @scope, or a new one. */
+static struct tsess *scoped_sess(struct tstate *st, enum prov_scope scope)
+{
+	struct tsess *ts;
+
+	for (ts = st->sessions; ts; ts = ts->next)
+		if (ts->scope == scope)
+			return ts;
+	return tsess_new(st, scope);
+}
+
 static int attach_count(struct tstate *st, struct prov_probe *p)
 {
 	struct tprobe *t = p->data;
-	struct tsess *ts = st->sessions;
+	struct tsess *ts = scoped_sess(st, p->scope);
 	struct tcount *c;
 	struct tp *tp;
 
-	if (!ts && !(ts = tsess_new(st)))
+	if (!ts)
 		return -1;
 	t->s = ts->s;
 	tp = session_add(ts->s, t->sys, t->name, TP_COUNT, p->filter);
@@ -502,7 +553,7 @@ static int attach_probe(struct tstate *st, struct prov_probe *p)
 	if (p->count_global >= 0)
 		return attach_count(st, p);
 	if (t->nmem) {
-		ts = st->sessions ? st->sessions : tsess_new(st);
+		ts = scoped_sess(st, p->scope);
 		if (!ts)
 			return -1;
 		t->s = ts->s;
@@ -514,11 +565,13 @@ static int attach_probe(struct tstate *st, struct prov_probe *p)
 	}
 
 	for (ts = st->sessions; ts; ts = ts->next) {
+		if (ts->scope != p->scope)
+			continue;
 		o = same_event(ts, t);
 		if (!o || same_filter(o->filter, p->filter))
 			break;
 	}
-	if (!ts && !(ts = tsess_new(st)))
+	if (!ts && !(ts = tsess_new(st, p->scope)))
 		return -1;
 	t->s = ts->s;
 	if (o && same_filter(o->filter, p->filter)) {
@@ -612,6 +665,7 @@ static void prov_trace_detach(struct run *run, void *state)
 const struct provider prov_trace = {
 	.name = "trace",
 	.counts = true,
+	.scopes = true,
 	.expand = trace_expand,
 	.vars = trace_vars,
 	.var = trace_var,

@@ -53,6 +53,10 @@ int trace_load_fields(struct tprobe *t);
 /* The buffer of string variable @idx (TRACE_STR_MAX bytes). */
 char *trace_str_buf(struct tprobe *t, int idx);
 
+/* describe()'s words for p->scope: appended to the mechanism, or the
+ * instance's set_event_pid lines for --dry-run (@plan). */
+void trace_describe_scope(const struct prov_probe *p, bool plan, FILE *f);
+
 /* prov_trace_mem.c */
 int trace_deref(struct prov_probe *p, const struct prov_var *var, int64_t off,
 		enum prov_mem kind, const char *fn, struct prov_var *out);

@@ -106,6 +106,17 @@ enum prov_mem {
 	PROV_MEM_KINT,		/* kernel_int() */
 };
 
+/*
+ * Whose events a probe sees: everything, or only target()'s (-c/-x)
+ * process or thread, when its handler starts with `if (pid() == target())`
+ * or `if (tid() == target())` and the provider can scope (scopes).
+ */
+enum prov_scope {
+	PROV_SCOPE_ALL,
+	PROV_SCOPE_TARGET_PROCESS,	/* pid() == target() */
+	PROV_SCOPE_TARGET_THREAD,	/* tid() == target() */
+};
+
 /* One concrete probe, made by a provider's expand(). */
 struct prov_probe {
 	const struct provider *prov;
@@ -114,6 +125,7 @@ struct prov_probe {
 	int64_t order;		/* begin(N)/end(N): N; sorts within a phase */
 	int id;			/* index in the compiled program (elab) */
 	char *filter;		/* accepted condition, ftrace syntax; owned */
+	enum prov_scope scope;	/* set by elab when prov->scopes */
 	/* a handler that only counts (lang/elab_count.c): the global it
 	 * increments (-1: none) and the key (NULL: unkeyed); owned */
 	int count_global;
@@ -139,6 +151,9 @@ struct provider {
 	/* can count a probe whose handler only counts (count_global) in the
 	 * kernel instead of running it per event */
 	bool counts;
+	/* can limit a probe to target()'s process or thread in the kernel
+	 * (prov_probe.scope), exactly */
+	bool scopes;
 
 	/**
 	 * expand() - claim and expand a probe point

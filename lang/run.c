@@ -58,6 +58,11 @@ struct loop *run_loop(struct run *r)
 	return r->loop;
 }
 
+pid_t run_target(const struct run *r)
+{
+	return r->child ? r->child : r->o->target;
+}
+
 unsigned long run_buffer_kb(const struct run *r)
 {
 	return r->o->buffer_kb;

@@ -47,6 +47,8 @@ struct loop *run_loop(struct run *r);
 
 /* The per-CPU ring size asked for (KiB), 0 for the kernel's default. */
 unsigned long run_buffer_kb(const struct run *r);
+/* target(): the -c command's PID or -x PID, known before attach; 0: none. */
+pid_t run_target(const struct run *r);
 
 /**
  * run_fire() - run the handler of @p for event @ev

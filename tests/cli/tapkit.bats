@@ -126,6 +126,45 @@ kernel.trace("syscalls:sys_enter_openat") /* <- kernel.trace("syscalls:sys_enter
   # condition as a kernel filter: flags == 0 (applied)' ] || { echo "# $output"; false; }
 }
 
+@test "tapkit: -p2 says a leading condition on target() limits the probe in the kernel" {
+	run --separate-stderr tapkit -p2 -x 1 -e 'global n
+probe kernel.trace("syscalls:sys_enter_read") { if (target() == pid() && $fd == 3) n++ }
+probe kernel.trace("syscalls:sys_enter_write") { if (tid() != target()) next; printf("w\n") }
+probe kernel.trace("syscalls:sys_enter_close") { if (pid() == target() && execname() =~ "x") n++ }'
+	[ "$status" -eq 0 ] || { echo "# $stderr"; false; }
+	[ "$(grep '#' <<<"$output" | sed -n '4,10p')" = '  # mechanism: records of tracepoint syscalls:sys_enter_read from our tracefs instance, kernel filter: fd == 3; only target()'\''s process (the instance'\''s set_event_pid and event-fork)
+  # condition on target() in the kernel: only its process (applied)
+  # condition as a kernel filter: fd == 3 (applied)
+  # mechanism: records of tracepoint syscalls:sys_enter_write from our tracefs instance; only target()'\''s thread (the instance'\''s set_event_pid)
+  # condition on target() in the kernel: only its thread (applied)
+  # mechanism: records of tracepoint syscalls:sys_enter_close from our tracefs instance; only target()'\''s process (the instance'\''s set_event_pid and event-fork)
+  # condition on target() in the kernel: only its process; the rest stays in the handler' ] || { echo "# $output"; false; }
+}
+
+@test "tapkit: without -c or -x a condition on target() stays in the handler" {
+	run --separate-stderr tapkit -p2 -e 'global n
+probe kernel.trace("syscalls:sys_enter_write") { if (pid() == target()) printf("w\n") }'
+	[ "$status" -eq 0 ] || { echo "# $stderr"; false; }
+	[[ "$output" != *target* ]] || { echo "# $output"; false; }
+	[[ "$output" == *"sys_enter_write from our tracefs instance" ]] || { echo "# $output"; false; }
+}
+
+@test "tapkit: --dry-run writes target()'s threads to set_event_pid" {
+	run --separate-stderr tapkit --dry-run -x 4242 -e '
+probe kernel.trace("syscalls:sys_enter_write") { if (pid() == target()) printf("w\n") }'
+	[ "$status" -eq 0 ] || { echo "# $stderr"; false; }
+	[ "$output" = '#!/bin/sh
+# tapkit --dry-run: what this script would write to tracefs
+T=${T:-/sys/kernel/tracing/instances/tapkit_dryrun_$$}
+mkdir -p "$T"
+TARGET=${TARGET:-4242}
+echo "$TARGET" > "$T/set_event_pid"
+for t in /proc/$TARGET/task/*; do echo "${t##*/}" >> "$T/set_event_pid"; done
+echo 1 > "$T/options/event-fork"
+echo 1 > "$T/events/syscalls/sys_enter_write/enable"
+# records: "$T"/per_cpu/cpu*/trace_pipe_raw; to undo: rmdir "$T"' ] || { echo "# $output"; false; }
+}
+
 @test "tapkit: -p3 and --dry-run print the event probe's exact definition" {
 	local def='echo "e:$G/sys_enter_openat_0" '\''syscalls.sys_enter_openat filename=$filename:u64 flags=$flags:u64 mem0=+0($filename):ustring'\'' >> "$T/../../dynamic_events"
 echo '\''flags == 0'\'' > "$T/events/$G/sys_enter_openat_0/filter"

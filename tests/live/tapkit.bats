@@ -90,18 +90,47 @@ probe end { printf("n=%d sum=%d out_of_order=%d\n", n, sum, bad) }'
 	assert_clean "$RUN_PID"
 }
 
+@test "tapkit: a leading pid() == target() has the kernel record only the target's threads" {
+	local d
+	start_held "$SYSLOOP" wait-stdin getppid 700
+	start_tool tapkit -x "$WL_PID" -e 'global n, last
+probe kernel.trace("syscalls:sys_enter_getppid") { if (pid() == target()) { n++; last = tid() } }
+probe end { printf("n=%d last=%d\n", n, last) }'
+	d=$(ls -d "$TRACEFS/instances/tapkit_${TOOL_PID}_"* | head -1)
+	[ "$(cat "$d/set_event_pid")" = "$WL_PID" ]
+	[ "$(cat "$d/options/event-fork")" = 1 ]
+	"$SYSLOOP" getppid 300		# another process: not recorded
+	release_workload
+	wait_tool
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+	[ "$(cat "$OUT")" = "n=700 last=$WL_PID" ] || { show_output; false; }
+	assert_clean
+}
+
+@test "tapkit: pid() == target() in the kernel still leaves out the target's child processes" {
+	# set_event_pid with event-fork admits children too; a child's records
+	# are dropped by process, an exec'd command keeps the target's PID:
+	# 7, and the getppid() sh makes for $PPID
+	run_pid tapkit -c "sh -c '$SYSLOOP getppid 5; exec $SYSLOOP getppid 7'" -e 'global n
+probe kernel.trace("syscalls:sys_enter_getppid") { if (pid() == target()) n++ }
+probe end { printf("n=%d\n", n) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$output" = "n=8" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
 @test "tapkit: -s sizes the rings of the script's instance" {
 	local want
 	want=$(kernel_ring_kb 2048)
 	start_held "$SYSLOOP" wait-stdin getppid 500
-	start_tool tapkit -s 2 -x "$WL_PID" -e 'global n
-probe kernel.trace("syscalls:sys_enter_getppid") { if (pid() == target()) n++ }
-probe end { printf("n=%d\n", n) }'
+	start_tool tapkit -s 2 -x "$WL_PID" -e 'global n, last
+probe kernel.trace("syscalls:sys_enter_getppid") { if (pid() == target()) { n++; last = tid() } }
+probe end { printf("n=%d last=%d\n", n, last) }'
 	[ "$(ring_kb)" = "$want" ]
 	release_workload
 	wait_tool
 	[ "$TOOL_RC" -eq 0 ]
-	[ "$(cat "$OUT")" = "n=500" ] || { show_output; false; }
+	[ "$(cat "$OUT")" = "n=500 last=$WL_PID" ] || { show_output; false; }
 	assert_clean
 }
 
