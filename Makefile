@@ -5,6 +5,7 @@
 #   make check-vm   run the live tests under Debian's stock kernel in qemu
 #   make demo       a short live tour of the suite on this machine
 #   make bench      overhead against the peer tools (bench/README.md)
+#   make fuzz       run the libFuzzer targets for FUZZ_SECONDS each (clang)
 #   make install    PREFIX=/usr/local DESTDIR=
 
 TOOLS := tpoint syscount execsnoop killsnoop tapkit
@@ -16,7 +17,7 @@ DESTDIR ?=
 
 CC ?= cc
 O := build
-PKGS := libtracefs libtraceevent
+PKGS := libtracefs libtraceevent libdw libelf
 
 ifeq ($(V),1)
 Q :=
@@ -34,7 +35,9 @@ WARN += -Werror
 endif
 CFLAGS ?= -O2 -g
 ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -I. -I$(O)/gen $(PKG_CFLAGS) -MMD -MP
-LDLIBS := $(PKG_LIBS) -pthread
+# --as-needed: a command links only the libraries it uses (libdw is for the
+# commands that resolve user-space probes), which keeps start-up short
+LDLIBS := -Wl,--as-needed $(PKG_LIBS) -pthread
 
 CORE_SRC := $(wildcard common/*.c tracefs/*.c lang/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(O)/%.o)
@@ -83,6 +86,104 @@ $(O)/tests/helpers/%: tests/helpers/%.c
 	@echo "  CC      $@"
 	$(Q)$(CC) -O2 -g -Wall -o $@ $<
 
+# ELF fixtures the resolver tests read (tests/unit/elf/; never run): one
+# program unoptimized and optimized as PIE and fixed-address, stripped with a
+# .gnu_debuglink, stripped with its debug file found by build ID, with
+# truncated DWARF; a shared library at 0 and at a fixed base; USDT probes.
+FIX := $(O)/tests/elf
+FIX_CFLAGS := -g -fno-omit-frame-pointer -Wl,--build-id
+FIXTURES := $(addprefix $(FIX)/,prog-pie prog-nopie prog-stripped prog-buildid \
+	prog-trunc-info prog-trunc-line libtk.so libtk-based.so usdt-pie usdt-nopie \
+	usdt-moved)
+
+$(FIX)/prog-pie: PIC := -fPIE -pie
+$(FIX)/prog-nopie: PIC := -fno-pie -no-pie
+$(FIX)/prog-pie $(FIX)/prog-nopie: tests/unit/elf/prog.c tests/unit/elf/opt.c
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(FIX_CFLAGS) $(PIC) -O0 -c -o $@-prog.o tests/unit/elf/prog.c
+	$(Q)$(CC) $(FIX_CFLAGS) $(PIC) -O2 -c -o $@-opt.o tests/unit/elf/opt.c
+	$(Q)$(CC) $(FIX_CFLAGS) $(PIC) -rdynamic -o $@ $@-prog.o $@-opt.o
+
+$(FIX)/prog-stripped: $(FIX)/prog-pie
+	@echo "  STRIP   $@"
+	$(Q)objcopy --only-keep-debug $< $@.debug
+	$(Q)objcopy --strip-all --add-gnu-debuglink=$@.debug $< $@
+
+$(FIX)/prog-buildid: $(FIX)/prog-pie
+	@echo "  STRIP   $@"
+	$(Q)id=$$(readelf -n $< | sed -n 's/^ *Build ID: //p'); \
+	d=$(FIX)/debugroot/.build-id/$$(echo $$id | cut -c1-2); \
+	mkdir -p $$d && objcopy --only-keep-debug $< $$d/$$(echo $$id | cut -c3-).debug
+	$(Q)objcopy --strip-all $< $@
+
+$(FIX)/prog-trunc-%: $(FIX)/prog-pie
+	@echo "  TRUNC   $@"
+	$(Q)objcopy --dump-section .debug_$*=$@.full $< $@.tmp && rm -f $@.tmp
+	$(Q)head -c 100 $@.full > $@.short
+	$(Q)objcopy --update-section .debug_$*=$@.short $< $@
+
+$(FIX)/libtk.so: BASE :=
+$(FIX)/libtk-based.so: BASE := -Wl,-Ttext-segment=0x10000000
+$(FIX)/libtk.so $(FIX)/libtk-based.so: tests/unit/elf/lib.c
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(FIX_CFLAGS) -O1 -fPIC -shared $(BASE) -o $@ $<
+
+$(FIX)/usdt-pie: PIC := -fPIE -pie
+$(FIX)/usdt-nopie: PIC := -fno-pie -no-pie
+$(FIX)/usdt-pie $(FIX)/usdt-nopie: tests/unit/elf/usdt.c
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(FIX_CFLAGS) $(PIC) -O1 -o $@ $<
+
+# as prelink leaves an object: .stapsdt.base moved, the notes not
+$(FIX)/usdt-moved: $(FIX)/usdt-pie
+	@echo "  MOVE    $@"
+	$(Q)objcopy --change-section-address .stapsdt.base+0x10 $< $@ 2>/dev/null
+
+# libFuzzer targets (clang): `make fuzz` runs each for FUZZ_SECONDS on its
+# corpus in tests/fuzz/<target>/ and keeps what it finds in build/fuzz/.
+FUZZ_TARGETS := usdt_note usdt_arg ldcache x86_insn
+FUZZ_SRC := common/usdt_note.c common/usdt_arg.c common/fetcharg.c \
+	common/log.c common/ldcache.c common/x86_insn.c
+FUZZ_SECONDS ?= 60
+FUZZ_BINS := $(FUZZ_TARGETS:%=$(O)/fuzz/fuzz_%)
+
+$(O)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_SRC)
+	@mkdir -p $(@D)
+	@echo "  FUZZ    $@"
+	$(Q)clang -std=gnu11 -D_GNU_SOURCE -DFUZZ_LIBFUZZER -g -O1 -I. \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-o $@ $< $(FUZZ_SRC)
+
+# `make check` replays the corpus through the same parsers, under
+# AddressSanitizer and UBSan (gcc), without libFuzzer.
+$(O)/tests/test_fuzz_replay: tests/unit/test_fuzz_replay.c $(FUZZ_SRC) \
+		$(wildcard tests/fuzz/*.[ch])
+	@mkdir -p $(@D)
+	@echo "  LINK    $@ (asan)"
+	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) -O1 -g -I. \
+		-fsanitize=address,undefined -fno-sanitize-recover=all \
+		-o $@ $< $(FUZZ_SRC)
+
+DEB_FUZZ := clang
+fuzz-deps:
+	$(call apt_install,$(DEB_FUZZ))
+
+fuzz: fuzz-deps
+	$(Q)$(MAKE) --no-print-directory $(FUZZ_BINS)
+	$(Q)for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(O)/fuzz/corpus-$$t && \
+		echo "  RUN     fuzz_$$t ($(FUZZ_SECONDS) s)" && \
+		$(O)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+			-artifact_prefix=$(O)/fuzz/$$t- \
+			$(O)/fuzz/corpus-$$t tests/fuzz/$$t 2>$(O)/fuzz/$$t.log \
+			|| { tail -40 $(O)/fuzz/$$t.log; exit 1; }; \
+		grep -E '^stat::number_of_executed_units|^stat::peak_rss' $(O)/fuzz/$$t.log; \
+	done
+.PHONY: fuzz fuzz-deps
+
 # pkg-config and the packages are checked before anything is compiled
 .PHONY: pkgcheck
 pkgcheck:
@@ -104,7 +205,8 @@ endef
 # Debian packages: build, tests (bats, setpriv from util-linux), VM suite, peers for bench/
 DEB_BUILD := gcc make pkg-config libtracefs-dev libtraceevent-dev libdw-dev libelf-dev \
 	libncurses-dev linux-libc-dev
-DEB_TEST := bats util-linux procps python3 qemu-system-x86 busybox-static
+DEB_TEST := bats util-linux procps python3 qemu-system-x86 busybox-static \
+	systemtap-sdt-dev
 deps:
 	$(call apt_install,$(DEB_BUILD) $(DEB_TEST))
 
@@ -112,7 +214,7 @@ deps:
 tapsets:
 	$(Q)scripts/gen-tapset-syscalls.sh scripts/tapset
 
-tests-build: $(UNIT_BINS) $(HELPER_BINS)
+tests-build: $(UNIT_BINS) $(HELPER_BINS) $(FIXTURES)
 .PHONY: tests-build
 
 check: deps
@@ -151,6 +253,6 @@ uninstall:
 	rm -rf $(DESTDIR)$(TAPSETDIR)
 
 clean:
-	rm -rf $(O)/bin $(O)/common $(O)/tracefs $(O)/lang $(O)/cmd $(O)/tests $(O)/gen $(LIB)
+	rm -rf $(O)/bin $(O)/common $(O)/tracefs $(O)/lang $(O)/cmd $(O)/tests $(O)/gen $(O)/fuzz $(LIB)
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

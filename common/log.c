@@ -121,3 +121,15 @@ char *xasprintf(const char *fmt, ...)
 		oom();
 	return s;
 }
+
+int errmsg(char *err, size_t errlen, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return ret;
+}

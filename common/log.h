@@ -31,4 +31,12 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * For library code that explains its failures (fmt.h, elfsym.h...): writes
+ * the message into @err (@errlen bytes, nothing when NULL) and returns @ret,
+ * so a failure reads `return errmsg(err, errlen, -EINVAL, "...", ...);`.
+ */
+int errmsg(char *err, size_t errlen, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 #endif
