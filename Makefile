@@ -8,7 +8,7 @@
 #   make fuzz       run the libFuzzer targets for FUZZ_SECONDS each (clang)
 #   make install    PREFIX=/usr/local DESTDIR=
 
-TOOLS := tpoint syscount execsnoop killsnoop tapkit
+TOOLS := tpoint syscount execsnoop killsnoop tplist tapkit
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/sbin
@@ -85,6 +85,12 @@ $(O)/tests/helpers/%: tests/helpers/%.c
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) -O2 -g -Wall -o $@ $<
+
+# LD_PRELOAD=libhold.so PROGRAM: PROGRAM held before main() until stdin says
+$(O)/tests/helpers/libhold.so: tests/helpers/preload/hold.c
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) -O2 -g -Wall -fPIC -shared -o $@ $<
 
 # ELF fixtures the resolver tests read (tests/unit/elf/; never run): one
 # program unoptimized and optimized as PIE and fixed-address, stripped with a
@@ -214,7 +220,7 @@ deps:
 tapsets:
 	$(Q)scripts/gen-tapset-syscalls.sh scripts/tapset
 
-tests-build: $(UNIT_BINS) $(HELPER_BINS) $(FIXTURES)
+tests-build: $(UNIT_BINS) $(HELPER_BINS) $(O)/tests/helpers/libhold.so $(FIXTURES)
 .PHONY: tests-build
 
 check: deps

@@ -5,7 +5,7 @@
 	dest=$BATS_TEST_TMPDIR/root
 	run make -s -C "$TAPKIT_TOP" install DESTDIR="$dest" PREFIX=/opt/tk
 	[ "$status" -eq 0 ] || { echo "# $output"; false; }
-	for t in tpoint syscount execsnoop killsnoop; do
+	for t in tpoint syscount execsnoop killsnoop tplist; do
 		[ -x "$dest/opt/tk/sbin/$t" ] || { echo "# no $t"; false; }
 		[ -f "$dest/opt/tk/share/man/man8/$t.8" ] || { echo "# no $t.8"; false; }
 	done

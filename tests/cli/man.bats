@@ -216,6 +216,28 @@ check_sections() {
 	check_sections killsnoop
 }
 
+# --- tplist ---
+
+@test "tplist: has a man page" {
+	check_has_page tplist
+}
+
+@test "tplist: man page renders without warnings" {
+	check_renders tplist
+}
+
+@test "tplist: man page has every long option of --help" {
+	check_long_options tplist
+}
+
+@test "tplist: man page has every short option of --help" {
+	check_short_options tplist
+}
+
+@test "tplist: man page has the required sections in order" {
+	check_sections tplist
+}
+
 # --- tapkit ---
 
 @test "tapkit: has a man page" {
