@@ -143,6 +143,29 @@ static bool is_single(const char *pattern)
 	return strchr(pattern, '+') || (pattern[0] >= '0' && pattern[0] <= '9');
 }
 
+/* Empty @out, resolve @target and open it: 0 with *@path and *@ef set
+ * (the caller frees both), or -errno with @err said. */
+static int open_object(const char *target, const struct usite_opts *o,
+		       struct usite_list *out, char **path, struct elffile **ef,
+		       char *err, size_t errlen)
+{
+	int ret;
+
+	out->v = NULL;
+	out->n = 0;
+	ret = target_resolve(target, o->pid, path, err, errlen);
+	if (ret)
+		return ret;
+	*ef = elffile_open(*path, err, errlen);
+	if (!*ef) {
+		ret = -errno;
+		free(*path);
+		*path = NULL;
+		return ret;
+	}
+	return 0;
+}
+
 int usite_functions(const char *target, const char *pattern,
 		    const struct usite_opts *o, struct usite_list *out,
 		    char *err, size_t errlen)
@@ -157,16 +180,9 @@ int usite_functions(const char *target, const char *pattern,
 	int ret;
 
 	o = o ? o : &no_opts;
-	out->v = NULL;
-	out->n = 0;
-	ret = target_resolve(target, o->pid, &path, err, errlen);
+	ret = open_object(target, o, out, &path, &ef, err, errlen);
 	if (ret)
 		return ret;
-	ef = elffile_open(path, err, errlen);
-	if (!ef) {
-		free(path);
-		return -errno;
-	}
 	if (is_single(pattern)) {
 		syms.v = xcalloc(1, sizeof(*syms.v));
 		ret = elfsym_resolve(ef, pattern, syms.v, err, errlen);
@@ -295,16 +311,9 @@ int usite_statement(const char *target, const char *spec,
 	int ret;
 
 	o = o ? o : &no_opts;
-	out->v = NULL;
-	out->n = 0;
-	ret = target_resolve(target, o->pid, &path, err, errlen);
+	ret = open_object(target, o, out, &path, &ef, err, errlen);
 	if (ret)
 		return ret;
-	ef = elffile_open(path, err, errlen);
-	if (!ef) {
-		ret = -errno;
-		goto out;
-	}
 	dw = dwinfo_open(path, o->debug_dirs, err, errlen);
 	if (!dw) {
 		ret = -errno;

@@ -4,14 +4,8 @@
 
 bats_require_minimum_version 1.5.0
 
-setup() {
-	FIX=$TAPKIT_TOP/build/tests/elf
-}
+load ../elf
 
-require_fixtures() {
-	[ -x "$FIX/usdt-pie" ] && [ -x "$FIX/usdt-nopie" ] ||
-		skip "requires: the ELF fixtures (make tests-build)"
-}
 
 # expect_error STATUS MESSAGE CMD...: STATUS, nothing on stdout, one line
 expect_error() {
@@ -86,17 +80,7 @@ $FIX/$f tk:compiled" ] || { echo "# $output"; false; }
 	[ "$status" -eq 0 ] && [ -z "$output" ] && [ -z "$stderr" ]
 }
 
-# sym FILE SYMBOL: its address (0x...), from nm
-sym() {
-	printf '0x%x' "0x$(nm "$1" | awk -v s="$2" '$3 == s { print $1 }')"
-}
 
-# off FILE SECTION ADDR: the file offset of ADDR in SECTION, from objdump
-off() {
-	local vma fo
-	read -r vma fo < <(objdump -h "$1" | awk -v s="$2" '$2 == s { print $4, $6 }')
-	printf '0x%x' $(( $3 - 0x$vma + 0x$fo ))
-}
 
 @test "tplist: -v shows sites, file offsets, specs, fetch args and semaphores" {
 	require_fixtures

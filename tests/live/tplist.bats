@@ -6,9 +6,7 @@
 # and removes both.
 
 load helpers
-
-HOLD=$TAPKIT_TOP/build/tests/helpers/libhold.so
-FIX=$TAPKIT_TOP/build/tests/elf
+load ../elf
 
 setup() {
 	require_root
@@ -31,22 +29,8 @@ teardown() {
 	[ ! -d "$TRACEFS/instances/$GROUP" ]
 }
 
-require_fixtures() {
-	[ -x "$FIX/usdt-pie" ] && [ -f "$HOLD" ] ||
-		skip "requires: the fixtures and helpers (make tests-build)"
-}
 
-# sym FILE SYMBOL: its address (0x...), from nm
-sym() {
-	printf '0x%x' "0x$(nm "$1" | awk -v s="$2" '$3 == s { print $1 }')"
-}
 
-# off FILE SECTION ADDR: the file offset of ADDR in SECTION, from objdump
-off() {
-	local vma fo
-	read -r vma fo < <(objdump -h "$1" | awk -v s="$2" '$2 == s { print $4, $6 }')
-	printf '0x%x' $(( $3 - 0x$vma + 0x$fo ))
-}
 
 # hold_fixture: a usdt-pie process held before main(), its libraries mapped
 hold_fixture() {
