@@ -8,7 +8,7 @@
 #   make fuzz       run the libFuzzer targets for FUZZ_SECONDS each (clang)
 #   make install    PREFIX=/usr/local DESTDIR=
 
-TOOLS := tpoint syscount execsnoop killsnoop tplist tapkit
+TOOLS := tpoint syscount execsnoop killsnoop tplist uprobe tapkit
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/sbin

@@ -15,6 +15,7 @@
 #include <event-parse.h>
 #include <tracefs.h>
 
+#include "common/evout.h"
 #include "common/json.h"
 #include "common/ksym.h"
 #include "common/log.h"
@@ -148,32 +149,6 @@ static void print_stack(struct tpoint *tpt, const struct tk_event *ev)
 	}
 }
 
-static void json_fields(struct tpoint *tpt, struct json *j, const struct tk_event *ev)
-{
-	char buf[4096];
-	int i, k;
-
-	json_obj_open(j, "fields");
-	for (i = 0; i < tpt->nfields; i++) {
-		const struct tk_field *f = &tpt->fields[i];
-
-		if (f->flags & TK_F_STRING) {
-			field_str(ev, f, buf, sizeof(buf));
-			json_str(j, f->name, buf);
-		} else if (f->flags & TK_F_ARRAY && f->elem) {
-			json_arr_open(j, f->name);
-			for (k = 0; k * f->elem < f->size; k++)
-				json_elem_int(j, field_elem(ev, f, k));
-			json_arr_close(j);
-		} else if (f->flags & TK_F_SIGNED) {
-			json_int(j, f->name, field_int(ev, f));
-		} else {
-			json_uint(j, f->name, (uint64_t)field_int(ev, f));
-		}
-	}
-	json_obj_close(j);
-}
-
 static void on_event(const struct tk_event *ev, void *arg)
 {
 	struct tpoint *tpt = arg;
@@ -193,7 +168,7 @@ static void on_event(const struct tk_event *ev, void *arg)
 		json_int(&j, "cpu", ev->cpu);
 		json_str(&j, "event", tpt->tp->name);
 		json_str(&j, "system", tpt->tp->system);
-		json_fields(tpt, &j, ev);
+		evout_json_fields(&j, "fields", tpt->fields, tpt->nfields, ev);
 		if (tpt->o.stacks) {
 			unsigned int i;
 
@@ -220,27 +195,11 @@ static void on_event(const struct tk_event *ev, void *arg)
 		tep_print_event(session_tep(tpt->s), &tpt->seq, &rec,
 				"%s", TEP_PRINT_INFO);
 		trace_seq_terminate(&tpt->seq);
-		printf("%16s-%-7d [%03d] %5llu.%06llu: %s: %s\n", comm, ev->pid,
-		       ev->cpu, (unsigned long long)(ev->ts / 1000000000ULL),
-		       (unsigned long long)(ev->ts % 1000000000ULL / 1000),
-		       tpt->tp->name, tpt->seq.buffer);
+		evout_line(comm, ev->pid, ev->cpu, ev->ts, tpt->tp->name, "%s",
+			   tpt->seq.buffer);
 		if (tpt->o.stacks)
 			print_stack(tpt, ev);
 	}
-}
-
-static void collect_fields(struct tpoint *tpt)
-{
-	struct tep_format_field **ff = tep_event_fields(tpt->tp->event);
-	int i, n = 0;
-
-	for (i = 0; ff && ff[i]; i++)
-		n++;
-	tpt->fields = xcalloc(n, sizeof(*tpt->fields));
-	for (i = 0; ff && ff[i]; i++)
-		if (format_field(tpt->tp->event, ff[i]->name, &tpt->fields[tpt->nfields]) == 0)
-			tpt->nfields++;
-	free(ff);
 }
 
 static int setup(struct tool *t, struct loop *l)
@@ -264,7 +223,7 @@ static int setup(struct tool *t, struct loop *l)
 		pr_err("%s", session_error(tpt->s));
 		return -1;
 	}
-	collect_fields(tpt);
+	tpt->fields = format_fields(tpt->tp->event, &tpt->nfields);
 	if (tpt->o.stacks) {
 		tpt->ksyms = ksyms_load(NULL);
 		if (!tpt->ksyms)

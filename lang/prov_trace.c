@@ -140,9 +140,7 @@ static int trace_expand(const struct prov_env *env, const struct ast_pp *pp,
 
 int trace_load_fields(struct tprobe *t)
 {
-	struct tep_format_field **ff;
 	struct tep_event *ev;
-	int i, n = 0;
 
 	if (t->loaded)
 		return t->fields ? 0 : -ENOENT;
@@ -150,15 +148,8 @@ int trace_load_fields(struct tprobe *t)
 	ev = format_load(t->sys, t->name);
 	if (!ev)
 		return -errno;
-	ff = tep_event_fields(ev);
-	for (i = 0; ff && ff[i]; i++)
-		n++;
-	t->fields = xcalloc(n ? n : 1, sizeof(*t->fields));
-	t->used = xcalloc(n ? n : 1, sizeof(*t->used));
-	for (i = 0; ff && ff[i]; i++)
-		if (format_field(ev, ff[i]->name, &t->fields[t->nfields]) == 0)
-			t->nfields++;
-	free(ff);
+	t->fields = format_fields(ev, &t->nfields);
+	t->used = xcalloc(t->nfields ? t->nfields : 1, sizeof(*t->used));
 	return 0;
 }
 

@@ -1,6 +1,7 @@
-# Helpers for tests that read the ELF fixtures (make tests-build puts them
-# in build/tests/elf/): where their symbols and sections are, found with
-# binutils rather than with tapkit's own code.
+# Helpers for the tests of the tools that read ELF files (tplist, uprobe):
+# the fixtures (make tests-build puts them in build/tests/elf/), where
+# their symbols and sections are, found with binutils rather than with
+# tapkit's own code, and the shape of an error.
 
 FIX=$TAPKIT_TOP/build/tests/elf
 HOLD=$TAPKIT_TOP/build/tests/helpers/libhold.so
@@ -23,4 +24,15 @@ off() {
 	local vma fo
 	read -r vma fo < <(objdump -h "$1" | awk -v s="$2" '$2 == s { print $4, $6 }')
 	printf '0x%x' $(( $3 - 0x$vma + 0x$fo ))
+}
+
+# expect_error STATUS MESSAGE CMD...: STATUS, nothing on stdout, MESSAGE on stderr
+expect_error() {
+	local want=$1 msg=$2; shift 2
+	run --separate-stderr "$@"
+	if [ "$status" -ne "$want" ] || [ -n "$output" ] || [ "$stderr" != "$msg" ]; then
+		echo "# $*: status $status"; echo "# stdout: $output"
+		echo "# stderr: $stderr"; echo "# wanted: $msg"
+		return 1
+	fi
 }

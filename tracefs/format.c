@@ -216,3 +216,20 @@ int format_field(const struct tep_event *ev, const char *name, struct tk_field *
 	}
 	return 0;
 }
+
+struct tk_field *format_fields(const struct tep_event *ev, int *n)
+{
+	struct tep_format_field **ff = tep_event_fields((struct tep_event *)ev);
+	struct tk_field *f;
+	int i, k = 0;
+
+	for (i = 0; ff && ff[i]; i++)
+		;
+	f = xcalloc(i ? i : 1, sizeof(*f));
+	for (i = 0; ff && ff[i]; i++)
+		if (format_field(ev, ff[i]->name, &f[k]) == 0)
+			k++;
+	free(ff);
+	*n = k;
+	return f;
+}

@@ -27,6 +27,9 @@ struct tep_event *format_load(const char *sys, const char *name);
 
 /* Fill @f for field @name of @ev; -ENOENT when the event has no such field. */
 int format_field(const struct tep_event *ev, const char *name, struct tk_field *f);
+/* Every field of @ev that is not a common_ one, in format order, resolved
+ * by format_field(); *@n receives how many.  Free the array. */
+struct tk_field *format_fields(const struct tep_event *ev, int *n);
 
 /* The id of @sys:@name from its id file (no format parsing), or -errno. */
 int format_event_id(const char *sys, const char *name);

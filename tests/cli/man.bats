@@ -260,6 +260,28 @@ check_sections() {
 	check_sections tapkit
 }
 
+# --- uprobe ---
+
+@test "uprobe: has a man page" {
+	check_has_page uprobe
+}
+
+@test "uprobe: man page renders without warnings" {
+	check_renders uprobe
+}
+
+@test "uprobe: man page has every long option of --help" {
+	check_long_options uprobe
+}
+
+@test "uprobe: man page has every short option of --help" {
+	check_short_options uprobe
+}
+
+@test "uprobe: man page has the required sections in order" {
+	check_sections uprobe
+}
+
 # --- every command ---
 
 @test "every command in build/bin has a man page" {

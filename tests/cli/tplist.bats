@@ -7,16 +7,6 @@ bats_require_minimum_version 1.5.0
 load ../elf
 
 
-# expect_error STATUS MESSAGE CMD...: STATUS, nothing on stdout, one line
-expect_error() {
-	local want=$1 msg=$2; shift 2
-	run --separate-stderr "$@"
-	if [ "$status" -ne "$want" ] || [ -n "$output" ] || [ "$stderr" != "$msg" ]; then
-		echo "# $*: status $status"; echo "# stdout: $output"
-		echo "# stderr: $stderr"; echo "# wanted: $msg"
-		return 1
-	fi
-}
 
 usage_hint="Try 'tplist --help' for more information."
 

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TAPKIT_EVOUT_H
+#define TAPKIT_EVOUT_H
+
+/*
+ * What the tools that print one line per traced event share (tpoint,
+ * uprobe): the ftrace-style line and an event's fields as JSON.
+ */
+#include <stdint.h>
+
+#include "common/event.h"
+
+struct json;
+
+/* "            comm-pid     [cpu] secs.usecs: name: TEXT", as ftrace's trace
+ * file prints an event, @ts in nanoseconds, TEXT from @fmt. */
+void evout_line(const char *comm, int pid, int cpu, uint64_t ts,
+		const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+/* Member @key of @j: an object with each of @n fields of @ev, typed (strings,
+ * arrays of numbers, signed or unsigned numbers). */
+void evout_json_fields(struct json *j, const char *key, const struct tk_field *f,
+		       int n, const struct tk_event *ev);
+
+#endif
