@@ -26,9 +26,8 @@
 #include "tracefs/session.h"
 
 struct opts {
-	bool json, headers, stacks, view, list;
-	pid_t pid, tid;
-	long duration, buffer_kb;
+	struct trace_opts t;
+	bool list;
 	char *sys, *event;
 	const char *filter, *glob;
 };
@@ -62,15 +61,8 @@ static const char usage[] =
 "  tpoint -j -d 5 sched:sched_switch  # JSON Lines for 5 seconds\n";
 
 static const struct option longopts[] = {
-	{ "duration", required_argument, NULL, 'd' },
-	{ "pid", required_argument, NULL, 'p' },
-	{ "tid", required_argument, NULL, 't' },
-	{ "headers", no_argument, NULL, 'H' },
-	{ "stacks", no_argument, NULL, 's' },
-	{ "verbose", no_argument, NULL, 'v' },
+	OPT_TRACE_LONG,
 	{ "list", no_argument, NULL, 'l' },
-	{ "buffer-kb", required_argument, NULL, 'b' },
-	{ "json", no_argument, NULL, 'j' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -81,17 +73,11 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":d:p:t:L:Hsvlb:jh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":" OPT_TRACE_SHORT "lh", longopts, NULL)) != -1) {
+		if (opt_trace(c, optarg, &o->t))
+			continue;
 		switch (c) {
-		case 'd': o->duration = opt_num("-d", optarg, 1, 86400L * 365); break;
-		case 'p': o->pid = opt_num("-p", optarg, 1, 1 << 30); break;
-		case 't': case 'L': o->tid = opt_num("-t", optarg, 1, 1 << 30); break;
-		case 'H': o->headers = true; break;
-		case 's': o->stacks = true; break;
-		case 'v': o->view = true; break;
 		case 'l': o->list = true; break;
-		case 'b': o->buffer_kb = opt_num("-b", optarg, 4, 1 << 22); break;
-		case 'j': o->json = true; break;
 		case 'h': fputs(usage, stdout); exit(TK_EXIT_OK);
 		default: usage_bad_option(argv, c);
 		}
@@ -105,8 +91,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	}
 	if (optind >= argc)
 		usage_error("no tracepoint given (sys:event, or -l to list them)");
-	if (o->pid && o->tid)
-		usage_error("-p and -t cannot be used together");
+	opt_trace_done(&o->t);
 	colon = strchr(argv[optind], ':');
 	if (!colon || colon == argv[optind] || !colon[1] || strchr(colon + 1, ':'))
 		usage_error("tracepoint must be sys:event, not '%s'", argv[optind]);
@@ -158,7 +143,7 @@ static void on_event(const struct tk_event *ev, void *arg)
 		.data = (void *)ev->data, .cpu = ev->cpu,
 	};
 
-	if (tpt->o.json) {
+	if (tpt->o.t.json) {
 		struct json j;
 
 		json_begin(&j, stdout);
@@ -169,7 +154,7 @@ static void on_event(const struct tk_event *ev, void *arg)
 		json_str(&j, "event", tpt->tp->name);
 		json_str(&j, "system", tpt->tp->system);
 		evout_json_fields(&j, "fields", tpt->fields, tpt->nfields, ev);
-		if (tpt->o.stacks) {
+		if (tpt->o.t.stacks) {
 			unsigned int i;
 
 			json_arr_open(&j, "kstack");
@@ -197,7 +182,7 @@ static void on_event(const struct tk_event *ev, void *arg)
 		trace_seq_terminate(&tpt->seq);
 		evout_line(comm, ev->pid, ev->cpu, ev->ts, tpt->tp->name, "%s",
 			   tpt->seq.buffer);
-		if (tpt->o.stacks)
+		if (tpt->o.t.stacks)
 			print_stack(tpt, ev);
 	}
 }
@@ -206,8 +191,8 @@ static int setup(struct tool *t, struct loop *l)
 {
 	struct tpoint *tpt = t->ctx;
 	struct session_opts so = {
-		.ordered = true, .pid = tpt->o.pid, .tid = tpt->o.tid,
-		.buffer_kb = (unsigned long)tpt->o.buffer_kb,
+		.ordered = true, .pid = tpt->o.t.pid, .tid = tpt->o.t.tid,
+		.buffer_kb = (unsigned long)tpt->o.t.buffer_kb,
 		.wakeup_percent = 0,
 		.batch_end = tool_flush_batch,
 	};
@@ -218,13 +203,13 @@ static int setup(struct tool *t, struct loop *l)
 		return -1;
 	}
 	tpt->tp = session_add(tpt->s, tpt->o.sys, tpt->o.event,
-			      tpt->o.stacks ? TP_STACK : TP_RECORD, tpt->o.filter);
+			      tpt->o.t.stacks ? TP_STACK : TP_RECORD, tpt->o.filter);
 	if (!tpt->tp) {
 		pr_err("%s", session_error(tpt->s));
 		return -1;
 	}
 	tpt->fields = format_fields(tpt->tp->event, &tpt->nfields);
-	if (tpt->o.stacks) {
+	if (tpt->o.t.stacks) {
 		tpt->ksyms = ksyms_load(NULL);
 		if (!tpt->ksyms)
 			pr_warn("kernel symbols unavailable (/proc/kallsyms): stacks as addresses");
@@ -234,9 +219,9 @@ static int setup(struct tool *t, struct loop *l)
 		pr_err("%s", session_error(tpt->s));
 		return -1;
 	}
-	if (!tpt->o.json) {
+	if (!tpt->o.t.json) {
 		fprintf(stderr, "Tracing %s:%s. Ctrl-C to end.\n", tpt->o.sys, tpt->o.event);
-		if (tpt->o.headers)
+		if (tpt->o.t.headers)
 			printf("# tracer: nop\n#\n"
 			       "#           TASK-PID       CPU#     TIMESTAMP  FUNCTION\n"
 			       "#              | |           |          |         |\n");
@@ -307,17 +292,17 @@ int main(int argc, char **argv)
 
 	log_init(argv[0]);
 	parse_args(argc, argv, &tpt.o);
-	t.json = tpt.o.json;
-	if ((tpt.o.list || tpt.o.view) && geteuid() != 0 &&
+	t.json = tpt.o.t.json;
+	if ((tpt.o.list || tpt.o.t.view) && geteuid() != 0 &&
 	    access("/sys/kernel/tracing/events", R_OK) != 0) {
 		pr_err("cannot read the tracing filesystem: tracing needs root");
 		return TK_EXIT_RUNTIME;
 	}
 	if (tpt.o.list)
 		return list(tpt.o.glob);
-	if (tpt.o.view)
+	if (tpt.o.t.view)
 		return view(&tpt.o);
-	t.duration = tpt.o.duration;
-	t.target = tpt.o.pid ? tpt.o.pid : tpt.o.tid;
+	t.duration = tpt.o.t.duration;
+	t.target = tpt.o.t.pid ? tpt.o.t.pid : tpt.o.t.tid;
 	return tool_run(&t);
 }

@@ -32,9 +32,8 @@
 #include "tracefs/session.h"
 
 struct opts {
-	bool json, headers, stacks, view, ret;
-	pid_t pid, tid;
-	long duration, buffer_kb;
+	struct trace_opts t;
+	bool ret;
 	const char *list, *filter;
 	char *def;			/* the definition, split in place */
 	char *alias, *target, *spec, *args;
@@ -77,15 +76,8 @@ static const char usage[] =
 "  uprobe -l libc                     # list libc's functions\n";
 
 static const struct option longopts[] = {
-	{ "duration", required_argument, NULL, 'd' },
-	{ "pid", required_argument, NULL, 'p' },
-	{ "tid", required_argument, NULL, 't' },
-	{ "headers", no_argument, NULL, 'H' },
-	{ "stacks", no_argument, NULL, 's' },
-	{ "verbose", no_argument, NULL, 'v' },
+	OPT_TRACE_LONG,
 	{ "list", required_argument, NULL, 'l' },
-	{ "buffer-kb", required_argument, NULL, 'b' },
-	{ "json", no_argument, NULL, 'j' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -152,7 +144,7 @@ static void parse_def(struct opts *o, char *def)
 	}
 	if (strpbrk(o->spec, "*?["))
 		usage_error("one function, not a pattern: '%s'", o->spec);
-	if (!o->target && !o->pid && !o->tid)
+	if (!o->target && !o->t.pid && !o->t.tid)
 		usage_error("no target for '%s' (TARGET:FUNC, or -p PID for its executable)",
 			    o->spec);
 	o->args = *rest ? rest : NULL;
@@ -163,23 +155,16 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":d:p:t:L:Hsvl:b:jh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":" OPT_TRACE_SHORT "l:h", longopts, NULL)) != -1) {
+		if (opt_trace(c, optarg, &o->t))
+			continue;
 		switch (c) {
-		case 'd': o->duration = opt_num("-d", optarg, 1, 86400L * 365); break;
-		case 'p': o->pid = opt_num("-p", optarg, 1, 1 << 30); break;
-		case 't': case 'L': o->tid = opt_num("-t", optarg, 1, 1 << 30); break;
-		case 'H': o->headers = true; break;
-		case 's': o->stacks = true; break;
-		case 'v': o->view = true; break;
 		case 'l': o->list = optarg; break;
-		case 'b': o->buffer_kb = opt_num("-b", optarg, 4, 1 << 22); break;
-		case 'j': o->json = true; break;
 		case 'h': fputs(usage, stdout); exit(TK_EXIT_OK);
 		default: usage_bad_option(argv, c);
 		}
 	}
-	if (o->pid && o->tid)
-		usage_error("-p and -t cannot be used together");
+	opt_trace_done(&o->t);
 	if (o->list) {
 		if (!*o->list)
 			usage_error("-l needs a target (a path, program or library)");
@@ -189,7 +174,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	}
 	if (optind >= argc)
 		usage_error("no uprobe definition given (p:TARGET:FUNC, or -l TARGET)");
-	if (o->view && o->duration)
+	if (o->t.view && o->t.duration)
 		usage_error("-v and -d cannot be used together");
 	o->def = argv[optind++];
 	if (optind < argc)
@@ -217,8 +202,8 @@ static void on_event(const struct tk_event *ev, void *arg)
 	const char *comm = session_comm(u->s, ev->pid);
 	unsigned int i;
 
-	if (u->o.json) {
-		pid_t tgid = u->o.pid ? u->o.pid : task_cache_tgid(ev->pid);
+	if (u->o.t.json) {
+		pid_t tgid = u->o.t.pid ? u->o.t.pid : task_cache_tgid(ev->pid);
 		struct json j;
 
 		if (tgid <= 0)
@@ -237,7 +222,7 @@ static void on_event(const struct tk_event *ev, void *arg)
 		if (u->o.ret)
 			json_uint(&j, "ret_addr", (uint64_t)field_int(ev, &u->ret_ip));
 		evout_json_fields(&j, "args", u->fields, u->nfields, ev);
-		if (u->o.stacks) {
+		if (u->o.t.stacks) {
 			json_arr_open(&j, "ustack");
 			for (i = ev->nkstack; i < ev->nstack; i++)
 				json_elem_uint(&j, ev->stack[i]);
@@ -269,7 +254,7 @@ static void on_event(const struct tk_event *ev, void *arg)
 		snprintf(addr, sizeof(addr), "(0x%llx)",
 			 (unsigned long long)field_int(ev, &u->ip));
 	evout_line(comm, ev->pid, ev->cpu, ev->ts, u->tp->name, "%s%s", addr, info);
-	if (u->o.stacks)
+	if (u->o.t.stacks)
 		for (i = ev->nkstack; i < ev->nstack; i++)
 			printf(" => 0x%llx\n", (unsigned long long)ev->stack[i]);
 }
@@ -324,7 +309,7 @@ static char *event_name(const struct opts *o)
 /* Resolve and define the probe; -1 after saying why. */
 static int define(struct uprobe *u, enum tp_mode mode, const char *filter)
 {
-	struct usite_opts uo = { .pid = u->o.pid ? u->o.pid : u->o.tid };
+	struct usite_opts uo = { .pid = u->o.t.pid ? u->o.t.pid : u->o.t.tid };
 	struct usite_list l = { 0 };
 	char err[512];
 	int ret;
@@ -360,8 +345,8 @@ static int define(struct uprobe *u, enum tp_mode mode, const char *filter)
 static int open_session(struct uprobe *u)
 {
 	struct session_opts so = {
-		.ordered = true, .pid = u->o.pid, .tid = u->o.tid,
-		.buffer_kb = (unsigned long)u->o.buffer_kb,
+		.ordered = true, .pid = u->o.t.pid, .tid = u->o.t.tid,
+		.buffer_kb = (unsigned long)u->o.t.buffer_kb,
 		.batch_end = tool_flush_batch,
 	};
 
@@ -383,7 +368,7 @@ static int setup(struct tool *t, struct loop *l)
 	struct uprobe *u = t->ctx;
 
 	if (open_session(u) < 0 ||
-	    define(u, u->o.stacks ? TP_STACK : TP_RECORD, u->o.filter) < 0)
+	    define(u, u->o.t.stacks ? TP_STACK : TP_RECORD, u->o.filter) < 0)
 		return -1;
 	collect_fields(u);
 	trace_seq_init(&u->seq);
@@ -391,9 +376,9 @@ static int setup(struct tool *t, struct loop *l)
 		pr_err("%s", session_error(u->s));
 		return -1;
 	}
-	if (!u->o.json) {
+	if (!u->o.t.json) {
 		fprintf(stderr, "Tracing uprobe %s. Ctrl-C to end.\n", u->event);
-		if (u->o.headers)
+		if (u->o.t.headers)
 			printf("# tracer: nop\n#\n"
 			       "#           TASK-PID       CPU#     TIMESTAMP  FUNCTION\n"
 			       "#              | |           |          |         |\n");
@@ -492,11 +477,11 @@ int main(int argc, char **argv)
 	log_init(argv[0]);
 	parse_args(argc, argv, &u.o);
 	if (u.o.list)
-		return list(u.o.list, u.o.pid ? u.o.pid : u.o.tid);
-	if (u.o.view)
+		return list(u.o.list, u.o.t.pid ? u.o.t.pid : u.o.t.tid);
+	if (u.o.t.view)
 		return view(&u);
-	t.json = u.o.json;
-	t.duration = u.o.duration;
-	t.target = u.o.pid ? u.o.pid : u.o.tid;
+	t.json = u.o.t.json;
+	t.duration = u.o.t.duration;
+	t.target = u.o.t.pid ? u.o.t.pid : u.o.t.tid;
 	return tool_run(&t);
 }
