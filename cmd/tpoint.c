@@ -219,14 +219,7 @@ static int setup(struct tool *t, struct loop *l)
 		pr_err("%s", session_error(tpt->s));
 		return -1;
 	}
-	if (!tpt->o.t.json) {
-		fprintf(stderr, "Tracing %s:%s. Ctrl-C to end.\n", tpt->o.sys, tpt->o.event);
-		if (tpt->o.t.headers)
-			printf("# tracer: nop\n#\n"
-			       "#           TASK-PID       CPU#     TIMESTAMP  FUNCTION\n"
-			       "#              | |           |          |         |\n");
-		tool_flush();
-	}
+	evout_start(&tpt->o.t, "%s:%s", tpt->o.sys, tpt->o.event);
 	return 0;
 }
 

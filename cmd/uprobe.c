@@ -376,14 +376,7 @@ static int setup(struct tool *t, struct loop *l)
 		pr_err("%s", session_error(u->s));
 		return -1;
 	}
-	if (!u->o.t.json) {
-		fprintf(stderr, "Tracing uprobe %s. Ctrl-C to end.\n", u->event);
-		if (u->o.t.headers)
-			printf("# tracer: nop\n#\n"
-			       "#           TASK-PID       CPU#     TIMESTAMP  FUNCTION\n"
-			       "#              | |           |          |         |\n");
-		tool_flush();
-	}
+	evout_start(&u->o.t, "uprobe %s", u->event);
 	return 0;
 }
 
@@ -414,10 +407,8 @@ static int list(const char *name, pid_t pid)
 	char err[512], *path = NULL, **names;
 	size_t i;
 
-	if (target_resolve(name, pid, &path, err, sizeof(err)) < 0 ||
-	    !(ef = elffile_open(path, err, sizeof(err)))) {
+	if (usite_open(name, pid, &path, &ef, err, sizeof(err)) < 0) {
 		pr_err("%s", err);
-		free(path);
 		return TK_EXIT_RUNTIME;
 	}
 	if (elfsym_find(ef, "*", &syms, err, sizeof(err)) < 0) {

@@ -5,6 +5,8 @@
 
 #include "common/evout.h"
 #include "common/json.h"
+#include "common/opt.h"
+#include "common/tool.h"
 
 void evout_line(const char *comm, int pid, int cpu, uint64_t ts,
 		const char *name, const char *fmt, ...)
@@ -43,4 +45,22 @@ void evout_json_fields(struct json *j, const char *key, const struct tk_field *f
 		}
 	}
 	json_obj_close(j);
+}
+
+void evout_start(const struct trace_opts *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (t->json)
+		return;
+	fputs("Tracing ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(". Ctrl-C to end.\n", stderr);
+	if (t->headers)
+		printf("# tracer: nop\n#\n"
+		       "#           TASK-PID       CPU#     TIMESTAMP  FUNCTION\n"
+		       "#              | |           |          |         |\n");
+	tool_flush();
 }

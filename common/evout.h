@@ -11,6 +11,12 @@
 #include "common/event.h"
 
 struct json;
+struct trace_opts;
+
+/* Unless -j: "Tracing WHAT. Ctrl-C to end." on stderr, and with -H the
+ * header of ftrace's trace file on stdout. */
+void evout_start(const struct trace_opts *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* "            comm-pid     [cpu] secs.usecs: name: TEXT", as ftrace's trace
  * file prints an event, @ts in nanoseconds, TEXT from @fmt. */

@@ -143,17 +143,11 @@ static bool is_single(const char *pattern)
 	return strchr(pattern, '+') || (pattern[0] >= '0' && pattern[0] <= '9');
 }
 
-/* Empty @out, resolve @target and open it: 0 with *@path and *@ef set
- * (the caller frees both), or -errno with @err said. */
-static int open_object(const char *target, const struct usite_opts *o,
-		       struct usite_list *out, char **path, struct elffile **ef,
-		       char *err, size_t errlen)
+int usite_open(const char *target, pid_t pid, char **path, struct elffile **ef,
+	       char *err, size_t errlen)
 {
-	int ret;
+	int ret = target_resolve(target, pid, path, err, errlen);
 
-	out->v = NULL;
-	out->n = 0;
-	ret = target_resolve(target, o->pid, path, err, errlen);
 	if (ret)
 		return ret;
 	*ef = elffile_open(*path, err, errlen);
@@ -164,6 +158,16 @@ static int open_object(const char *target, const struct usite_opts *o,
 		return ret;
 	}
 	return 0;
+}
+
+/* Empty @out and usite_open() @target. */
+static int open_object(const char *target, const struct usite_opts *o,
+		       struct usite_list *out, char **path, struct elffile **ef,
+		       char *err, size_t errlen)
+{
+	out->v = NULL;
+	out->n = 0;
+	return usite_open(target, o->pid, path, ef, err, errlen);
 }
 
 int usite_functions(const char *target, const char *pattern,

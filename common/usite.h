@@ -93,4 +93,13 @@ int usite_statement(const char *target, const char *spec,
 
 void usite_list_release(struct usite_list *l);
 
+struct elffile;
+/*
+ * usite_open() - resolve @target (as the functions above do, in @pid's view
+ * when @pid) and open it: 0 with *@path and *@ef set (free both:
+ * free(), elffile_free()), or -errno with @err said.
+ */
+int usite_open(const char *target, pid_t pid, char **path, struct elffile **ef,
+	       char *err, size_t errlen);
+
 #endif
