@@ -8,7 +8,7 @@
 #   make fuzz       run the libFuzzer targets for FUZZ_SECONDS each (clang)
 #   make install    PREFIX=/usr/local DESTDIR=
 
-TOOLS := tpoint syscount execsnoop killsnoop tplist uprobe tapkit
+TOOLS := tpoint syscount execsnoop killsnoop tplist uprobe tapkit opensnoop kprobe funclatency funccount
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/sbin
@@ -148,11 +148,30 @@ $(FIX)/usdt-moved: $(FIX)/usdt-pie
 	@echo "  MOVE    $@"
 	$(Q)objcopy --change-section-address .stapsdt.base+0x10 $< $@ 2>/dev/null
 
+# funccount's workloads beyond the generic helper rule: fncount also as a
+# fixed-address executable, and usdtloop, whose USDT probes and semaphores
+# come from a dtrace provider file (dtrace -h header, dtrace -G object)
+FC_HELPERS := $(O)/tests/helpers/fncount-nopie $(O)/tests/helpers/usdtloop
+$(O)/tests/helpers/fncount-nopie: tests/helpers/fncount.c
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) -O2 -g -Wall -fno-pie -no-pie -o $@ $<
+
+$(O)/tests/helpers/usdtloop: tests/helpers/usdt/usdtloop.c tests/helpers/usdt/tkfc.d
+	@mkdir -p $(@D)/usdt
+	@echo "  DTRACE  $@"
+	$(Q)dtrace -h -s tests/helpers/usdt/tkfc.d -o $(@D)/usdt/tkfc.h
+	$(Q)$(CC) -O2 -g -Wall -I$(@D)/usdt -c -o $(@D)/usdt/usdtloop.o $<
+	$(Q)dtrace -G -s tests/helpers/usdt/tkfc.d -o $(@D)/usdt/tkfc.o $(@D)/usdt/usdtloop.o
+	$(Q)$(CC) -o $@ $(@D)/usdt/usdtloop.o $(@D)/usdt/tkfc.o
+
+tests-build: $(FC_HELPERS)
+
 # libFuzzer targets (clang): `make fuzz` runs each for FUZZ_SECONDS on its
 # corpus in tests/fuzz/<target>/ and keeps what it finds in build/fuzz/.
-FUZZ_TARGETS := usdt_note usdt_arg ldcache x86_insn
+FUZZ_TARGETS := usdt_note usdt_arg ldcache x86_insn btf
 FUZZ_SRC := common/usdt_note.c common/usdt_arg.c common/fetcharg.c \
-	common/log.c common/ldcache.c common/x86_insn.c
+	common/log.c common/ldcache.c common/x86_insn.c common/btf.c
 FUZZ_SECONDS ?= 60
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(O)/fuzz/fuzz_%)
 

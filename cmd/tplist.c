@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <tracefs.h>
@@ -252,43 +251,10 @@ static bool uprobe_defined(const char *path, uint64_t offset)
 	return found;
 }
 
-/*
- * The run-time address of file offset @off of @path in @pid: the mapping
- * of that file (same device and inode) holding it.  0 when not mapped.
- */
-static uint64_t proc_addr(pid_t pid, const char *path, uint64_t off)
-{
-	char fn[64], line[4096];
-	uint64_t addr = 0;
-	struct stat st;
-	FILE *f;
-
-	if (stat(path, &st) < 0)
-		return 0;
-	snprintf(fn, sizeof(fn), "/proc/%d/maps", pid);
-	f = fopen(fn, "re");
-	if (!f)
-		return 0;
-	while (!addr && fgets(line, sizeof(line), f)) {
-		unsigned long long start, end, moff, ino;
-		unsigned int maj, min;
-
-		if (sscanf(line, "%llx-%llx %*s %llx %x:%x %llu", &start, &end,
-			   &moff, &maj, &min, &ino) != 6)
-			continue;
-		if (ino != st.st_ino || makedev(maj, min) != st.st_dev)
-			continue;
-		if (off >= moff && off < moff + (end - start))
-			addr = start + (off - moff);
-	}
-	fclose(f);
-	return addr;
-}
-
 /* The semaphore's value in @pid, -1 when it cannot be read. */
 static long sema_value(pid_t pid, const char *path, uint64_t sema_off)
 {
-	uint64_t addr = proc_addr(pid, path, sema_off);
+	uint64_t addr = target_proc_addr(pid, path, sema_off);
 	unsigned short v;
 	char fn[64];
 	int fd;

@@ -6,7 +6,6 @@
  * (paths, PIE, IFUNC, `func+off` checked to be on an instruction boundary)
  * and defined in the session's own event group, removed on every exit.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -14,18 +13,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <event-parse.h>
 #include <tracefs.h>
 
 #include "common/elffile.h"
 #include "common/elfsym.h"
 #include "common/evout.h"
-#include "common/json.h"
 #include "common/log.h"
 #include "common/opt.h"
+#include "common/probedef.h"
 #include "common/target.h"
-#include "common/task.h"
-#include "common/timefmt.h"
 #include "common/tool.h"
 #include "common/usite.h"
 #include "tracefs/format.h"
@@ -33,10 +29,10 @@
 
 struct opts {
 	struct trace_opts t;
-	bool ret;
 	const char *list, *filter;
 	char *def;			/* the definition, split in place */
-	char *alias, *target, *spec, *args;
+	struct probedef pd;
+	char *target, *spec;		/* pd.probe split at its last ':' */
 };
 
 static const char usage[] =
@@ -82,18 +78,8 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static bool is_ident(const char *s)
-{
-	if (!*s || isdigit((unsigned char)*s))
-		return false;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_')
-			return false;
-	return true;
-}
-
 /* A probe `[TARGET:]FUNC`, not a fetch arg (`%di:u64`, `n=+0(%si):string`). */
-static bool is_probe(const char *tok)
+static bool is_probe(const char *first, const char *tok, void *ctx)
 {
 	size_t n = strcspn(tok, ":=%$()@\\");
 
@@ -106,32 +92,11 @@ static bool is_probe(const char *tok)
  */
 static void parse_def(struct opts *o, char *def)
 {
-	char *tok, *rest, *colon;
+	char err[512], *tok, *colon;
 
-	if ((def[0] != 'p' && def[0] != 'r') || def[1] != ':')
-		usage_error("definition must start with p: or r:, not '%s'", def);
-	o->ret = def[0] == 'r';
-	rest = def + 2 + strspn(def + 2, " \t");
-	tok = rest;
-	rest += strcspn(rest, " \t");
-	if (*rest)
-		*rest++ = '\0';
-	rest += strspn(rest, " \t");
-	if (!strchr(tok, ':') && *rest && is_probe(rest)) {
-		o->alias = tok;
-		tok = rest;
-		rest += strcspn(rest, " \t");
-		if (*rest)
-			*rest++ = '\0';
-		rest += strspn(rest, " \t");
-		if (strchr(o->alias, '/'))
-			usage_error("the event group is uprobe's own: give only an event name, not '%s'",
-				    o->alias);
-		if (!is_ident(o->alias))
-			usage_error("event name must be a C identifier, not '%s'", o->alias);
-	}
-	if (!*tok)
-		usage_error("no function in '%s'", def);
+	if (probedef_parse(def, is_probe, NULL, &o->pd, err, sizeof(err)) < 0)
+		usage_error("%s", err);
+	tok = o->pd.probe;
 	colon = strrchr(tok, ':');
 	if (colon) {
 		*colon = '\0';
@@ -147,7 +112,6 @@ static void parse_def(struct opts *o, char *def)
 	if (!o->target && !o->t.pid && !o->t.tid)
 		usage_error("no target for '%s' (TARGET:FUNC, or -p PID for its executable)",
 			    o->spec);
-	o->args = *rest ? rest : NULL;
 }
 
 static void parse_args(int argc, char **argv, struct opts *o)
@@ -190,93 +154,14 @@ struct uprobe {
 	struct session *s;
 	struct tp *tp;
 	char *event;
-	struct tk_field ip, ret_ip;	/* __probe_ip, or __probe_func/ret_ip */
-	struct tk_field *fields;	/* the args */
-	int nfields;
-	struct trace_seq seq;
+	struct probe_out out;
 };
 
 static void on_event(const struct tk_event *ev, void *arg)
 {
 	struct uprobe *u = arg;
-	const char *comm = session_comm(u->s, ev->pid);
-	unsigned int i;
 
-	if (u->o.t.json) {
-		pid_t tgid = u->o.t.pid ? u->o.t.pid : task_cache_tgid(ev->pid);
-		struct json j;
-
-		if (tgid <= 0)
-			tgid = task_tgid(ev->pid);
-		json_begin(&j, stdout);
-		json_uint(&j, "ts_ns", time_to_real(ev->ts));
-		json_str(&j, "comm", comm);
-		if (tgid > 0)
-			json_int(&j, "pid", tgid);
-		else
-			json_null(&j, "pid");
-		json_int(&j, "tid", ev->pid);
-		json_int(&j, "cpu", ev->cpu);
-		json_str(&j, "event", u->tp->name);
-		json_uint(&j, "addr", (uint64_t)field_int(ev, &u->ip));
-		if (u->o.ret)
-			json_uint(&j, "ret_addr", (uint64_t)field_int(ev, &u->ret_ip));
-		evout_json_fields(&j, "args", u->fields, u->nfields, ev);
-		if (u->o.t.stacks) {
-			json_arr_open(&j, "ustack");
-			for (i = ev->nkstack; i < ev->nstack; i++)
-				json_elem_uint(&j, ev->stack[i]);
-			json_arr_close(&j);
-		}
-		json_end(&j);
-		return;
-	}
-	struct tep_record rec = {
-		.ts = ev->ts, .size = (int)ev->size, .record_size = (int)ev->size,
-		.data = (void *)ev->data, .cpu = ev->cpu,
-	};
-
-	const char *info;
-	char addr[64];
-
-	/* the args as libtraceevent prints them; the address as the kernel
-	 * does, "(0x...)" (the format file's print fmt says "(%lx)") */
-	trace_seq_reset(&u->seq);
-	tep_print_event(session_tep(u->s), &u->seq, &rec, "%s", TEP_PRINT_INFO);
-	trace_seq_terminate(&u->seq);
-	info = strchr(u->seq.buffer, ')');
-	info = info ? info + 1 : "";
-	if (u->o.ret)
-		snprintf(addr, sizeof(addr), "(0x%llx <- 0x%llx)",
-			 (unsigned long long)field_int(ev, &u->ret_ip),
-			 (unsigned long long)field_int(ev, &u->ip));
-	else
-		snprintf(addr, sizeof(addr), "(0x%llx)",
-			 (unsigned long long)field_int(ev, &u->ip));
-	evout_line(comm, ev->pid, ev->cpu, ev->ts, u->tp->name, "%s%s", addr, info);
-	if (u->o.t.stacks)
-		for (i = ev->nkstack; i < ev->nstack; i++)
-			printf(" => 0x%llx\n", (unsigned long long)ev->stack[i]);
-}
-
-/* The args, and the probe's address fields the kernel adds (__probe_ip,
- * or __probe_func and __probe_ret_ip), which are printed apart. */
-static void collect_fields(struct uprobe *u)
-{
-	int i, k = 0;
-
-	u->fields = format_fields(u->tp->event, &u->nfields);
-	for (i = 0; i < u->nfields; i++) {
-		const char *name = u->fields[i].name;
-
-		if (!strcmp(name, "__probe_ip") || !strcmp(name, "__probe_func"))
-			u->ip = u->fields[i];
-		else if (!strcmp(name, "__probe_ret_ip"))
-			u->ret_ip = u->fields[i];
-		else
-			u->fields[k++] = u->fields[i];
-	}
-	u->nfields = k;
+	probe_out_hit(&u->out, ev, session_comm(u->s, ev->pid));
 }
 
 /* The event name: the alias, else FUNC (`main+0x4` as main_0x4), else
@@ -284,25 +169,17 @@ static void collect_fields(struct uprobe *u)
 static char *event_name(const struct opts *o)
 {
 	const char *base;
-	char *name, *p;
+	char *addr, *name;
 
-	if (o->alias)
-		return xstrdup(o->alias);
-	if (!strncmp(o->spec, "0x", 2)) {
-		base = o->target ? strrchr(o->target, '/') : NULL;
-		base = base ? base + 1 : o->target ? o->target : "exe";
-		name = xasprintf("%.*s_%s", (int)strcspn(base, "."), base, o->spec);
-	} else {
-		name = xstrdup(o->spec);
-	}
-	for (p = name; *p; p++)
-		if (!isalnum((unsigned char)*p) && *p != '_')
-			*p = '_';
-	if (isdigit((unsigned char)*name)) {
-		p = xasprintf("_%s", name);
-		free(name);
-		name = p;
-	}
+	if (o->pd.alias)
+		return xstrdup(o->pd.alias);
+	if (strncmp(o->spec, "0x", 2))
+		return probedef_event_name(o->spec);
+	base = o->target ? strrchr(o->target, '/') : NULL;
+	base = base ? base + 1 : o->target ? o->target : "exe";
+	addr = xasprintf("%.*s_%s", (int)strcspn(base, "."), base, o->spec);
+	name = probedef_event_name(addr);
+	free(addr);
 	return name;
 }
 
@@ -333,7 +210,7 @@ static int define(struct uprobe *u, enum tp_mode mode, const char *filter)
 			u->o.spec);
 	u->event = event_name(&u->o);
 	u->tp = session_add_uprobe(u->s, u->event, l.v[0].path, l.v[0].offset,
-				   u->o.args, u->o.ret, mode, filter);
+				   u->o.pd.args, u->o.pd.ret, mode, filter);
 	usite_list_release(&l);
 	if (!u->tp) {
 		pr_err("%s", session_error(u->s));
@@ -366,12 +243,18 @@ static int open_session(struct uprobe *u)
 static int setup(struct tool *t, struct loop *l)
 {
 	struct uprobe *u = t->ctx;
+	struct tk_field *fields;
+	int n;
 
 	if (open_session(u) < 0 ||
 	    define(u, u->o.t.stacks ? TP_STACK : TP_RECORD, u->o.filter) < 0)
 		return -1;
-	collect_fields(u);
-	trace_seq_init(&u->seq);
+	u->out = (struct probe_out){
+		.event = u->tp->name, .ret = u->o.pd.ret, .json = u->o.t.json,
+		.stacks = u->o.t.stacks, .pid = u->o.t.pid, .tep = session_tep(u->s),
+	};
+	fields = format_fields(u->tp->event, &n);
+	probe_out_init(&u->out, fields, n);
 	if (session_start(u->s, l, on_event, u) < 0) {
 		pr_err("%s", session_error(u->s));
 		return -1;
@@ -385,11 +268,7 @@ static void teardown(struct tool *t)
 	struct uprobe *u = t->ctx;
 
 	session_tool_teardown(t);
-	if (u->seq.buffer)
-		trace_seq_destroy(&u->seq);
-	u->seq.buffer = NULL;
-	free(u->fields);
-	u->fields = NULL;
+	probe_out_release(&u->out);
 	free(u->event);
 	u->event = NULL;
 }
@@ -435,22 +314,17 @@ static int list(const char *name, pid_t pid)
 /* -v: define the probe, print its format, remove it (as perf-tools). */
 static int view(struct uprobe *u)
 {
-	char *rel, *buf;
+	int err;
 
 	if (open_session(u) < 0 || define(u, TP_RECORD, u->o.filter) < 0)
 		return TK_EXIT_RUNTIME;
-	rel = xasprintf("events/%s/%s/format", session_name(u->s), u->event);
-	buf = tracefs_instance_file_read(NULL, rel, NULL);
-	free(rel);
-	if (buf)
-		fputs(buf, stdout);
-	else
-		pr_err("cannot read the format of %s: %s", u->event, strerror(errno));
-	free(buf);
+	err = session_print_format(u->s, u->event, stdout);
+	if (err)
+		pr_err("cannot read the format of %s: %s", u->event, strerror(-err));
 	free(u->event);
 	session_close(u->s);
 	session_free(u->s);
-	return buf ? TK_EXIT_OK : TK_EXIT_RUNTIME;
+	return err ? TK_EXIT_RUNTIME : TK_EXIT_OK;
 }
 
 int main(int argc, char **argv)

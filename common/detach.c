@@ -1,15 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <dirent.h>
+#include <stddef.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "common/detach.h"
+
+struct after {
+	void (*fn)(void *arg);
+	void *arg;
+	int keep;		/* the socket naming the helper, -1: none */
+};
 
 static bool wanted(int fd, const int *fds, int n)
 {
@@ -25,7 +36,7 @@ static bool wanted(int fd, const int *fds, int n)
  * In the grandchild: keep only @fds and the read end of the go-ahead pipe,
  * wait until the caller has dropped its references, then close them.
  */
-static void release(const int *fds, int n, int go)
+static void release(const int *fds, int n, int go, const struct after *after)
 {
 	int i, null = open("/dev/null", O_RDWR);
 	sigset_t all;
@@ -50,7 +61,7 @@ static void release(const int *fds, int n, int go)
 			int fd = atoi(de->d_name);
 
 			if (de->d_name[0] != '.' && fd > 2 && fd != dfd &&
-			    fd != go && !wanted(fd, fds, n))
+			    fd != go && fd != after->keep && !wanted(fd, fds, n))
 				close(fd);
 		}
 		closedir(d);
@@ -60,30 +71,88 @@ static void release(const int *fds, int n, int go)
 		;
 	for (i = 0; i < n; i++)
 		close(fds[i]);
+	if (after->fn)
+		after->fn(after->arg);
 	_exit(0);
+}
+
+/* The abstract socket address naming the helper of @name. */
+static socklen_t busy_addr(const char *name, struct sockaddr_un *a)
+{
+	int len;
+
+	memset(a, 0, sizeof(*a));
+	a->sun_family = AF_UNIX;
+	len = snprintf(a->sun_path + 1, sizeof(a->sun_path) - 1,
+		       "tapkit-release/%s", name);
+	if (len >= (int)sizeof(a->sun_path) - 1)
+		len = sizeof(a->sun_path) - 2;
+	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + len);
+}
+
+/* A socket bound to @name's address, or -errno (EADDRINUSE: taken). */
+static int bind_name(const char *name)
+{
+	struct sockaddr_un a;
+	socklen_t len = busy_addr(name, &a);
+	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0), err;
+
+	if (fd < 0)
+		return -errno;
+	if (bind(fd, (struct sockaddr *)&a, len) < 0) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+bool detach_busy(const char *name)
+{
+	int fd = bind_name(name);
+
+	if (fd >= 0)
+		close(fd);
+	return fd == -EADDRINUSE;
 }
 
 int detach_release(const int *fds, int n)
 {
+	return detach_release_then(fds, n, NULL, NULL, NULL);
+}
+
+int detach_release_then(const int *fds, int n, const char *name,
+			void (*fn)(void *arg), void *arg)
+{
+	struct after after = { fn, arg, -1 };
 	int go[2], status, err;
 	pid_t child;
 
 	if (n <= 0 || pipe2(go, O_CLOEXEC) < 0)
 		return n <= 0 ? -EINVAL : -errno;
+	/* bound before the fork, so that the name is taken before the caller
+	 * can exit; the helper inherits it (a name already taken, by a
+	 * helper of an earlier session of the same name, is left to it) */
+	if (name)
+		after.keep = bind_name(name);
 	child = fork();
 	if (child < 0) {
 		err = -errno;
 		close(go[0]);
 		close(go[1]);
+		if (after.keep >= 0)
+			close(after.keep);
 		return err;
 	}
 	if (child == 0) {
 		close(go[1]);
 		if (fork() == 0)
-			release(fds, n, go[0]);
+			release(fds, n, go[0], &after);
 		_exit(0);
 	}
 	close(go[0]);
+	if (after.keep >= 0)
+		close(after.keep);
 	waitpid(child, &status, 0);
 	return go[1];
 }

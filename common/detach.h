@@ -2,6 +2,8 @@
 #ifndef TAPKIT_DETACH_H
 #define TAPKIT_DETACH_H
 
+#include <stdbool.h>
+
 /**
  * detach_release() - let a detached process hold the last references to
  * @fds while the kernel releases them, so that the caller can close its own
@@ -23,5 +25,17 @@
  */
 int detach_release(const int *fds, int n);
 void detach_release_done(int token);
+
+/**
+ * detach_release_then() - detach_release(), and once the helper has closed
+ * @fds, @after(@arg) runs in it (e.g. removing what the closes freed).
+ * While the helper lives, detach_busy(@name) is true, so that others can
+ * tell work in progress from what a dead process left behind.  Nothing of
+ * it remains when the helper ends, however it ends (an abstract socket).
+ */
+int detach_release_then(const int *fds, int n, const char *name,
+			void (*after)(void *arg), void *arg);
+/* True while a helper of detach_release_then() for @name lives. */
+bool detach_busy(const char *name);
 
 #endif

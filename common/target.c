@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "common/ldcache.h"
@@ -319,4 +320,32 @@ void target_objects_free(char **paths, size_t n)
 	for (i = 0; paths && i < n; i++)
 		free(paths[i]);
 	free(paths);
+}
+
+uint64_t target_proc_addr(pid_t pid, const char *path, uint64_t off)
+{
+	char fn[64], line[4096];
+	uint64_t addr = 0;
+	struct stat st;
+	FILE *f;
+
+	if (stat(path, &st) < 0)
+		return 0;
+	snprintf(fn, sizeof(fn), "/proc/%d/maps", pid);
+	f = fopen(fn, "re");
+	if (!f)
+		return 0;
+	while (!addr && fgets(line, sizeof(line), f)) {
+		unsigned long long start, end, moff, ino;
+		unsigned int maj, min;
+
+		if (sscanf(line, "%llx-%llx %*s %llx %x:%x %llu", &start, &end,
+			   &moff, &maj, &min, &ino) != 6)
+			continue;
+		if (ino == st.st_ino && makedev(maj, min) == st.st_dev &&
+		    off >= moff && off < moff + (end - start))
+			addr = start + (off - moff);
+	}
+	fclose(f);
+	return addr;
 }

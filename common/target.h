@@ -7,6 +7,7 @@
  * `process("bash").function("readline")`, `tplist -p 1234`.
  */
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /**
@@ -50,5 +51,12 @@ void target_objects_free(char **paths, size_t n);
  * when that cannot be told).  Writes @buf (@n bytes); 0 or -errno.
  */
 int target_root(pid_t pid, char *buf, size_t n);
+
+/*
+ * target_proc_addr() - the run-time address of file offset @off of @path
+ * in process @pid: its mapping of that file (same device and inode) that
+ * holds the offset.  0 when not mapped (or @pid is gone).
+ */
+uint64_t target_proc_addr(pid_t pid, const char *path, uint64_t off);
 
 #endif

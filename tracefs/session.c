@@ -33,6 +33,7 @@ struct session {
 	struct tracefs_instance *inst;
 	bool instance_created;
 	bool has_dynevents;
+	bool group_handed;		/* the release helper removes the group */
 	bool started;
 	bool closed;
 	struct tp *tps;
@@ -66,6 +67,16 @@ static void set_err(struct session *s, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(s->err, sizeof(s->err), fmt, ap);
 	va_end(ap);
+}
+
+void session_set_error(struct session *s, const char *msg)
+{
+	set_err(s, "%s", msg);
+}
+
+void session_note_dynevents(struct session *s)
+{
+	s->has_dynevents = true;
 }
 
 const char *session_error(const struct session *s)
@@ -294,7 +305,7 @@ static void kernel_reason(struct session *s, char *buf, size_t n)
  * Dynamic events report into the top-level error_log, which is not ours to
  * clear: only what was added since @before counts.
  */
-static void global_reason(const char *before, char *buf, size_t n)
+void session_kernel_reason(const char *before, char *buf, size_t n)
 {
 	char *log = tracefs_error_all(NULL);
 	size_t skip = before ? strlen(before) : 0;
@@ -430,7 +441,7 @@ static struct tp *add_dynevent(struct session *s, struct tracefs_dynevent *de,
 	if (tracefs_dynevent_create(de) < 0) {
 		int err = errno ? errno : EINVAL;
 
-		global_reason(before, why, sizeof(why));
+		session_kernel_reason(before, why, sizeof(why));
 		free(before);
 		set_err(s, "the kernel rejected %s %s: %s", what, event,
 			why[0] ? why : strerror(err));
@@ -444,20 +455,28 @@ static struct tp *add_dynevent(struct session *s, struct tracefs_dynevent *de,
 	return session_add(s, s->name, event, mode, filter);
 }
 
+/* One probe through the writer of session_add_probes(), with @filter. */
+static struct tp *add_probe(struct session *s, const struct session_probe *p,
+			    enum tp_mode mode, const char *filter)
+{
+	int err = session_define_probes(s, p, 1);
+
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	return session_add(s, s->name, p->event, mode, filter);
+}
+
 struct tp *session_add_kprobe(struct session *s, const char *event,
 			      const char *addr, const char *args, bool ret,
 			      enum tp_mode mode, const char *filter)
 {
-	struct tracefs_dynevent *de;
+	struct session_probe p = {
+		.event = event, .addr = addr, .args = args, .ret = ret,
+	};
 
-	if (!session_has_kprobes()) {
-		set_err(s, "this kernel has no kprobe events (CONFIG_KPROBE_EVENTS)");
-		errno = ENOTSUP;
-		return NULL;
-	}
-	de = ret ? tracefs_kretprobe_alloc(s->name, event, addr, args, 0)
-		 : tracefs_kprobe_alloc(s->name, event, addr, args);
-	return add_dynevent(s, de, ret ? "kretprobe" : "kprobe", event, mode, filter);
+	return add_probe(s, &p, mode, filter);
 }
 
 struct tp *session_add_uprobe(struct session *s, const char *event,
@@ -465,16 +484,12 @@ struct tp *session_add_uprobe(struct session *s, const char *event,
 			      const char *args, bool ret, enum tp_mode mode,
 			      const char *filter)
 {
-	struct tracefs_dynevent *de;
+	struct session_probe p = {
+		.event = event, .path = path, .offset = offset, .args = args,
+		.ret = ret,
+	};
 
-	if (!session_has_uprobes()) {
-		set_err(s, "this kernel has no uprobe events (CONFIG_UPROBE_EVENTS)");
-		errno = ENOTSUP;
-		return NULL;
-	}
-	de = ret ? tracefs_uretprobe_alloc(s->name, event, path, offset, args)
-		 : tracefs_uprobe_alloc(s->name, event, path, offset, args);
-	return add_dynevent(s, de, ret ? "uretprobe" : "uprobe", event, mode, filter);
+	return add_probe(s, &p, mode, filter);
 }
 
 /*
@@ -519,7 +534,7 @@ struct tp *session_add_eprobe(struct session *s, const char *event,
 		return tp;
 	}
 	err = errno;
-	global_reason(before, why, sizeof(why));
+	session_kernel_reason(before, why, sizeof(why));
 	free(before);
 	if (!why[0] && !eprobes_work(s, sys, name)) {
 		set_err(s, "this kernel has no event probes (CONFIG_EPROBE_EVENTS)");
@@ -652,6 +667,12 @@ static int open_counters(struct session *s)
 	return err;
 }
 
+/* In the release helper, after its closes. */
+static void remove_group(void *name)
+{
+	dynevents_remove_group(name);
+}
+
 /*
  * Releasing a tracepoint's last perf event waits for an RCU grace period
  * under the kernel's event_mutex, tracepoint after tracepoint: for
@@ -679,9 +700,16 @@ static void free_counters(struct session *s)
 				fds[nfds++] = cfds[i];
 		}
 		nfds += perf_group_fds(s->group, fds + nfds);
-		token = detach_release(fds, nfds);
+		/* our dynamic events stay busy until its last close: the
+		 * helper removes the group then (stale.c leaves a group alone
+		 * while its helper lives, and removes it if the helper dies) */
+		token = s->has_dynevents ?
+			detach_release_then(fds, nfds, s->name, remove_group, s->name) :
+			detach_release(fds, nfds);
 		if (token < 0)
 			pr_info("closing %d perf events here: cannot fork", nfds);
+		else
+			s->group_handed = s->has_dynevents;
 		free(fds);
 	}
 	for (tp = s->tps; tp; tp = tp->next) {
@@ -1119,7 +1147,8 @@ void session_close(struct session *s)
 		tracefs_instance_free(s->inst);
 		s->inst = NULL;
 	}
-	if (s->has_dynevents && dynevents_remove_group(s->name) < 0)
+	if (s->has_dynevents && !s->group_handed &&
+	    dynevents_remove_group(s->name) < 0)
 		pr_warn("cannot remove event group %s: still busy", s->name);
 }
 

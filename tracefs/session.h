@@ -25,6 +25,7 @@
  *	session_close(s); session_free(s);
  */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -113,6 +114,38 @@ struct tp *session_add_uprobe(struct session *s, const char *event,
 			      const char *path, unsigned long long offset,
 			      const char *args, bool ret, enum tp_mode mode,
 			      const char *filter);
+
+/* One kprobe or uprobe of session_add_probes(). */
+struct session_probe {
+	const char *event;		/* its name in our group */
+	const char *path;		/* a uprobe's object; NULL: a kprobe */
+	unsigned long long offset;	/* uprobe: file offset of the site */
+	unsigned long long ref_ctr;	/* uprobe: file offset of a USDT
+					 * semaphore the kernel counts
+					 * (session_has_ref_ctr()), 0: none */
+	const char *addr;		/* kprobe: FUNC[+OFF] */
+	const char *args;		/* fetch args, NULL: none */
+	bool ret;			/* a return probe */
+};
+
+/**
+ * session_add_probes() - define the @n probes of @v in our group, all with
+ * one write, and use each like session_add() in @mode (no filter): @tps[i]
+ * receives the tp of @v[i].  0, or -errno with session_error() naming the
+ * definition the kernel refused and its reason (ENOTSUP: no such probe
+ * kind).  Without dynamic_events (before 4.17) @v must be of one kind.
+ * Removed by session_close().
+ */
+int session_add_probes(struct session *s, const struct session_probe *v,
+		       size_t n, enum tp_mode mode, struct tp **tps);
+/* The definition session_add_probes() writes for @p (for -v); free it. */
+char *session_probe_definition(const struct session *s,
+			       const struct session_probe *p);
+/* Print the format file of @event of our group on @f (perf-tools' -v);
+ * 0 or -errno. */
+int session_print_format(const struct session *s, const char *event, FILE *f);
+/* True when uprobe definitions take a reference counter (USDT semaphore). */
+bool session_has_ref_ctr(void);
 
 /**
  * session_add_eprobe() - define event probe @event (in our group) on

@@ -6,6 +6,7 @@
  * (or from a new process that reused the PID) and remove exactly those.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 
 #include <tracefs.h>
 
+#include "common/detach.h"
 #include "common/log.h"
 #include "common/task.h"
 #include "tracefs/internal.h"
@@ -55,14 +57,38 @@ static bool stale(const char *name)
 	       !session_owner_alive(pid, start);
 }
 
+/*
+ * "-:GROUP/" removes every event of GROUP with one write (an empty event
+ * name matches them all), instead of a write and a re-read of the list per
+ * event.  -EBUSY while one is in use, and then the kernel stops at it.
+ */
+static int remove_by_write(const char *group)
+{
+	const char *file = tracefs_file_exists(NULL, "dynamic_events") ?
+			   "dynamic_events" : "uprobe_events";
+	char cmd[128];
+	int len = snprintf(cmd, sizeof(cmd), "-:%s/\n", group);
+
+	return dynevents_write(file, cmd, (size_t)len);
+}
+
 int dynevents_remove_group(const char *group)
 {
 	struct tracefs_dynevent **evs;
 	int i, tries, err = 0;
 
+	for (tries = 0; tries < 100; tries++) {
+		err = remove_by_write(group);
+		if (err != -EBUSY)
+			break;
+		usleep(10000);	/* the last user is closing it */
+	}
+	/* whatever is left (a kernel without the empty-name match, or still
+	 * busy), one by one */
 	evs = tracefs_dynevent_get_all(TRACEFS_DYNEVENT_ALL, group);
 	if (!evs)
 		return 0;
+	err = 0;
 	for (i = 0; evs[i]; i++) {
 		/* EBUSY: a perf fd or an instance still uses it; give the
 		 * kernel a moment after our fds were closed, then force. */
@@ -118,7 +144,9 @@ static int remove_stale_groups(void)
 		bool seen = false;
 
 		tracefs_dynevent_info(evs[i], &sys, NULL, NULL, NULL, NULL);
-		if (sys && stale(sys)) {
+		/* a dead session's release helper may still be closing the
+		 * group's perf events (session.c): it removes the group then */
+		if (sys && stale(sys) && !detach_busy(sys)) {
 			for (j = 0; groups && groups[j]; j++)
 				seen |= strcmp(groups[j], sys) == 0;
 			if (!seen)

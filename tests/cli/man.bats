@@ -282,6 +282,94 @@ check_sections() {
 	check_sections uprobe
 }
 
+# --- kprobe ---
+
+@test "kprobe: has a man page" {
+	check_has_page kprobe
+}
+
+@test "kprobe: man page renders without warnings" {
+	check_renders kprobe
+}
+
+@test "kprobe: man page has every long option of --help" {
+	check_long_options kprobe
+}
+
+@test "kprobe: man page has every short option of --help" {
+	check_short_options kprobe
+}
+
+@test "kprobe: man page has the required sections in order" {
+	check_sections kprobe
+}
+
+# --- opensnoop ---
+
+@test "opensnoop: has a man page" {
+	check_has_page opensnoop
+}
+
+@test "opensnoop: man page renders without warnings" {
+	check_renders opensnoop
+}
+
+@test "opensnoop: man page has every long option of --help" {
+	check_long_options opensnoop
+}
+
+@test "opensnoop: man page has every short option of --help" {
+	check_short_options opensnoop
+}
+
+@test "opensnoop: man page has the required sections in order" {
+	check_sections opensnoop
+}
+
+# --- funccount ---
+
+@test "funccount: has a man page" {
+	check_has_page funccount
+}
+
+@test "funccount: man page renders without warnings" {
+	check_renders funccount
+}
+
+@test "funccount: man page has every long option of --help" {
+	check_long_options funccount
+}
+
+@test "funccount: man page has every short option of --help" {
+	check_short_options funccount
+}
+
+@test "funccount: man page has the required sections in order" {
+	check_sections funccount
+}
+
+# --- funclatency ---
+
+@test "funclatency: has a man page" {
+	check_has_page funclatency
+}
+
+@test "funclatency: man page renders without warnings" {
+	check_renders funclatency
+}
+
+@test "funclatency: man page has every long option of --help" {
+	check_long_options funclatency
+}
+
+@test "funclatency: man page has every short option of --help" {
+	check_short_options funclatency
+}
+
+@test "funclatency: man page has the required sections in order" {
+	check_sections funclatency
+}
+
 # --- every command ---
 
 @test "every command in build/bin has a man page" {

@@ -198,3 +198,28 @@ PY
 	assert_clean "$pid"
 	assert_clean "$RUN_PID"
 }
+
+@test "uprobe: two runs on one function each see every hit, and one ending leaves the other whole" {
+	local pid1 out1
+	start_tool uprobe "$DEF"
+	pid1=$TOOL_PID out1=$OUT.first
+	mv "$OUT" "$out1"
+	start_tool uprobe "$DEF"
+	"$UCALL" 40 both
+	settle
+	kill -INT "$pid1"
+	wait "$pid1"
+	assert_clean "$pid1"
+	# the first one's definitions are gone; the second still sees each hit
+	"$UCALL" 3 after
+	settle
+	stop_tool
+	[ "$TOOL_RC" -eq 0 ]
+	for f in "$out1" "$OUT"; do
+		[ "$(grep -c 's="both"$' "$f")" -eq 40 ] || { cat "$f" >&2; false; }
+		[ "$(grep -o ' n=[0-9]* s="both"$' "$f" | sort -u | wc -l)" -eq 40 ]
+	done
+	[ "$(grep -c 's="after"$' "$out1")" -eq 0 ]
+	[ "$(grep -c 's="after"$' "$OUT")" -eq 3 ] || { show_output; false; }
+	assert_clean
+}

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include "tests/fuzz/fuzz_btf.c"
 #include "tests/fuzz/fuzz_ldcache.c"
 #include "tests/fuzz/fuzz_usdt_arg.c"
 #include "tests/fuzz/fuzz_usdt_note.c"
@@ -62,5 +63,6 @@ REPLAY(usdt_note)
 REPLAY(usdt_arg)
 REPLAY(ldcache)
 REPLAY(x86_insn)
+REPLAY(btf)
 
 UNIT_MAIN()

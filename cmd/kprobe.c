@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kprobe: trace one kernel function's entry or return (perf-tools' kprobe),
+ * printing each hit ftrace-style with its fetch args.  The function is
+ * checked against kallsyms and the kprobes blacklist before anything is
+ * defined (-F skips that); arguments may name the function's parameters,
+ * which BTF turns into registers and types.  The probe lives in the
+ * session's own event group, removed on every exit.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "common/btf.h"
+#include "common/evout.h"
+#include "common/kfunc.h"
+#include "common/ksym.h"
+#include "common/log.h"
+#include "common/opt.h"
+#include "common/probedef.h"
+#include "common/tool.h"
+#include "tracefs/format.h"
+#include "tracefs/session.h"
+
+struct opts {
+	struct trace_opts t;
+	bool force;
+	const char *filter;
+	char *def;			/* the definition, split in place */
+	struct probedef pd;
+	char *args;			/* pd.args with parameter names resolved */
+};
+
+static const char usage[] =
+"Trace a kernel function's entry or return (a kprobe definition).\n"
+"\n"
+"USAGE: kprobe [-FhHsvj] [-d SECS] [-p PID] [-t TID] [-b KB]\n"
+"              'p|r:[NAME ]FUNC[+OFF] [ARGS]' [filter]\n"
+"\n"
+"  -F, --force          define the probe without checking FUNC first\n"
+"  -d, --duration SECS  trace for SECS seconds\n"
+"  -p, --pid PID        only this process (ends when it does)\n"
+"  -t, --tid TID        only this thread (-L as in perf-tools)\n"
+"  -H, --headers        print column headers\n"
+"  -s, --stacks         print the kernel stack of each hit\n"
+"  -v, --verbose        print the event's format (its fields) and exit\n"
+"  -b, --buffer-kb KB   per-CPU ring size\n"
+"  -j, --json           JSON Lines: one object per hit\n"
+"  -h, --help           this help\n"
+"  FUNC[+OFF]           a kernel function, or an offset into it\n"
+"  ARGS                 fetch args in the kernel's syntax (%di, $retval,\n"
+"                       +0(%si):string), or the function's parameter\n"
+"                       names from BTF (filename, fd=dfd, n=count:u32)\n"
+"  filter               kernel filter on the args, e.g. 'dfd == -100'\n"
+"\n"
+"EXAMPLES:\n"
+"  kprobe p:do_sys_openat2            # trace openat2() entry\n"
+"  kprobe r:do_sys_openat2            # trace its return\n"
+"  kprobe 'r:do_sys_openat2 $retval'  # with the return value (BTF type)\n"
+"  kprobe 'r:myopen do_sys_openat2 $retval'  # a custom event name\n"
+"  kprobe 'p:do_sys_openat2 dfd filename'    # parameters by name\n"
+"  kprobe 'p:do_sys_openat2 file=+0(%si):string'  # by register\n"
+"  kprobe 'p:do_sys_openat2 filename' 'filename ~ \"*stat\"'  # filtered\n"
+"  kprobe -s p:tcp_retransmit_skb     # with kernel stacks\n"
+"  kprobe -p 1182 p:vfs_read          # only process 1182\n"
+"  kprobe -v 'p:vfs_read file count'  # show the fields\n";
+
+static const struct option longopts[] = {
+	OPT_TRACE_LONG,
+	{ "force", no_argument, NULL, 'F' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Does kallsyms have @name (a function, or not one we may probe)?  True
+ * when kallsyms cannot be read: then nothing tells. */
+static bool known(const char *name)
+{
+	char err[256];
+
+	return kfunc_check(name, err, sizeof(err)) != -ENOENT ||
+	       !strncmp(err, "cannot read", 11);
+}
+
+/*
+ * In `p:A B ...`, B is the function and A the event name when B looks like
+ * no fetch arg and is a kernel function, or neither is (perf-tools' rule,
+ * so that the error names B); else A is the function and B its first arg
+ * (a parameter name).
+ */
+static bool second_is_func(const char *first, const char *second, void *ctx)
+{
+	if (strpbrk(second, "=%$@()\\:") || *second == '+' || *second == '-')
+		return false;
+	return known(second) || !known(first);
+}
+
+static bool is_ident(const char *s, size_t n)
+{
+	size_t i;
+
+	if (!n || isdigit((unsigned char)*s))
+		return false;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
+			return false;
+	return true;
+}
+
+/* Parameter @name of @f, or -1 after saying which there are. */
+static long param_index(const struct btf_func *f, const char *name)
+{
+	char list[512] = "";
+	size_t i, n = 0;
+
+	for (i = 0; i < f->nparams; i++)
+		if (!strcmp(f->params[i].name, name))
+			return (long)i;
+	for (i = 0; i < f->nparams; i++)
+		n += snprintf(list + n, n < sizeof(list) ? sizeof(list) - n : 0, "%s%s",
+			      i ? ", " : "", f->params[i].name);
+	usage_error("'%s' is not a parameter of %s(%s)", name, f->name, list);
+}
+
+/*
+ * ARGS with parameter names resolved through BTF: `NAME`, `ALIAS=NAME`,
+ * `ALIAS=NAME:TYPE`, and for a return probe a `$retval` without a type;
+ * everything else as written.  Usage errors exit.
+ */
+static char *resolve_args(struct opts *o, const char *func)
+{
+	struct btf_func f = { 0 };
+	struct btf *btf = NULL;
+	char err[512], *out = xstrdup(""), *copy, *tok, *save = NULL, *next;
+
+	copy = xstrdup(o->pd.args);
+	for (tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		char *eq = strchr(tok, '='), *val = eq ? eq + 1 : tok;
+		size_t vlen = strcspn(val, ":");
+		const char *type = val[vlen] == ':' ? val + vlen + 1 : NULL;
+		bool retval = vlen == 7 && !strncmp(val, "$retval", 7);
+		char *fetch, *name;
+
+		if ((!retval && !is_ident(val, vlen)) || (retval && (type || !o->pd.ret)) ||
+		    (eq && !is_ident(tok, (size_t)(eq - tok)))) {
+			next = xasprintf("%s%s%s", out, *out ? " " : "", tok);
+			free(out);
+			out = next;
+			continue;
+		}
+		if (!btf) {
+			if (strchr(func, '+'))
+				usage_error("parameter names are known at the entry of %.*s only, not at '%s'",
+					    (int)strcspn(func, "+"), func, func);
+			btf = btf_load(NULL, err, sizeof(err));
+			if (!btf)
+				die("parameter names need the kernel's BTF: %s", err);
+			if (btf_func_find(btf, func, &f, err, sizeof(err)) < 0)
+				die("%s", err);
+		}
+		/* the field's name: ALIAS, the parameter's, or the kernel's
+		 * own for a bare $retval */
+		name = eq ? xasprintf("%.*s=", (int)(eq - tok), tok)
+			  : retval ? xstrdup("") : xasprintf("%.*s=", (int)vlen, val);
+		if (retval) {
+			const char *rt = btf_fetch_type(&f.ret);
+
+			if (!rt)
+				usage_error("%s returns %s: no $retval to fetch", func,
+					    btf_class_name(f.ret.cls));
+			fetch = xasprintf("$retval:%s", rt);
+		} else {
+			long i;
+
+			val[vlen] = '\0';
+			if (o->pd.ret)
+				usage_error("parameters are gone at the return of %s: use $retval, or a p: probe for '%s'",
+					    func, val);
+			i = param_index(&f, val);
+			fetch = btf_param_fetch(&f, (size_t)i, type, err, sizeof(err));
+			if (!fetch)
+				usage_error("%s", err);
+		}
+		next = xasprintf("%s%s%s%s", out, *out ? " " : "", name, fetch);
+		free(out);
+		out = next;
+		free(name);
+		free(fetch);
+	}
+	free(copy);
+	btf_func_release(&f);
+	btf_free(btf);
+	return out;
+}
+
+static void parse_args(int argc, char **argv, struct opts *o)
+{
+	char err[512];
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":" OPT_TRACE_SHORT "Fh", longopts, NULL)) != -1) {
+		if (opt_trace(c, optarg, &o->t))
+			continue;
+		switch (c) {
+		case 'F': o->force = true; break;
+		case 'h': fputs(usage, stdout); exit(TK_EXIT_OK);
+		default: usage_bad_option(argv, c);
+		}
+	}
+	opt_trace_done(&o->t);
+	if (optind >= argc)
+		usage_error("no kprobe definition given (p:FUNC or r:FUNC)");
+	if (o->t.view && o->t.duration)
+		usage_error("-v and -d cannot be used together");
+	o->def = argv[optind++];
+	if (optind < argc)
+		o->filter = argv[optind++];
+	if (optind < argc)
+		usage_error("unexpected argument '%s' (quote the definition and the filter)",
+			    argv[optind]);
+	if (probedef_parse(o->def, second_is_func, o, &o->pd, err, sizeof(err)) < 0)
+		usage_error("%s", err);
+	if (strpbrk(o->pd.probe, "*?["))
+		usage_error("one function, not a pattern: '%s'", o->pd.probe);
+}
+
+struct kprobe {
+	struct opts o;
+	struct session *s;
+	struct tp *tp;
+	char *event;
+	struct ksyms *ks;
+	struct probe_out out;
+};
+
+static void on_event(const struct tk_event *ev, void *arg)
+{
+	struct kprobe *k = arg;
+
+	probe_out_hit(&k->out, ev, session_comm(k->s, ev->pid));
+}
+
+/* What needs no kernel support: FUNC exists and may be probed, the
+ * parameter names are known.  -1 after saying why. */
+static int check(struct kprobe *k)
+{
+	const char *func = k->o.pd.probe;
+	char err[512];
+
+	if (!k->o.force && kfunc_check(func, err, sizeof(err)) < 0) {
+		pr_err("%s", err);
+		return -1;
+	}
+	if (k->o.pd.args)
+		k->o.args = resolve_args(&k->o, func);
+	k->event = k->o.pd.alias ? xstrdup(k->o.pd.alias) : probedef_event_name(func);
+	return 0;
+}
+
+static int define(struct kprobe *k, enum tp_mode mode)
+{
+	struct session_opts so = {
+		.ordered = true, .pid = k->o.t.pid, .tid = k->o.t.tid,
+		.buffer_kb = (unsigned long)k->o.t.buffer_kb,
+		.batch_end = tool_flush_batch,
+	};
+
+	if (!session_has_kprobes() && geteuid() == 0 &&
+	    access("/sys/kernel/tracing/events", F_OK) == 0) {
+		pr_err("this kernel has no kprobe events (CONFIG_KPROBE_EVENTS)");
+		return -1;
+	}
+	k->s = session_new(&so);
+	if (session_open(k->s) < 0) {
+		pr_err("%s", session_error(k->s));
+		return -1;
+	}
+	k->tp = session_add_kprobe(k->s, k->event, k->o.pd.probe, k->o.args,
+				   k->o.pd.ret, mode, k->o.filter);
+	if (!k->tp) {
+		pr_err("%s", session_error(k->s));
+		return -1;
+	}
+	return 0;
+}
+
+static int setup(struct tool *t, struct loop *l)
+{
+	struct kprobe *k = t->ctx;
+	struct tk_field *fields;
+	int n;
+
+	if (define(k, k->o.t.stacks ? TP_STACK : TP_RECORD) < 0)
+		return -1;
+	k->ks = ksyms_load(NULL);
+	if (!k->ks)
+		pr_warn("kernel symbols unavailable (/proc/kallsyms): addresses in hex");
+	k->out = (struct probe_out){
+		.event = k->tp->name, .ret = k->o.pd.ret, .json = k->o.t.json,
+		.stacks = k->o.t.stacks, .kernel = true, .ks = k->ks,
+		.pid = k->o.t.pid, .tep = session_tep(k->s),
+	};
+	fields = format_fields(k->tp->event, &n);
+	probe_out_init(&k->out, fields, n);
+	if (session_start(k->s, l, on_event, k) < 0) {
+		pr_err("%s", session_error(k->s));
+		return -1;
+	}
+	evout_start(&k->o.t, "kprobe %s", k->event);
+	return 0;
+}
+
+static void teardown(struct tool *t)
+{
+	struct kprobe *k = t->ctx;
+
+	session_tool_teardown(t);
+	probe_out_release(&k->out);
+	ksyms_free(k->ks);
+	k->ks = NULL;
+	free(k->event);
+	k->event = NULL;
+	free(k->o.args);
+	k->o.args = NULL;
+}
+
+/* -v: define the probe, print its format, remove it (as perf-tools). */
+static int view(struct kprobe *k)
+{
+	int rc = TK_EXIT_RUNTIME, err;
+
+	if (define(k, TP_RECORD) == 0) {
+		err = session_print_format(k->s, k->event, stdout);
+		if (err)
+			pr_err("cannot read the format of %s: %s", k->event, strerror(-err));
+		else
+			rc = TK_EXIT_OK;
+	}
+	free(k->event);
+	free(k->o.args);
+	if (k->s) {
+		session_close(k->s);
+		session_free(k->s);
+	}
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct kprobe k = { 0 };
+	struct tool t = {
+		.ctx = &k,
+		.setup = setup,
+		.drain = session_tool_drain,
+		.summary = session_tool_summary,
+		.teardown = teardown,
+		.session = &k.s,
+	};
+
+	log_init(argv[0]);
+	parse_args(argc, argv, &k.o);
+	if (check(&k) < 0)
+		return TK_EXIT_RUNTIME;
+	if (k.o.t.view)
+		return view(&k);
+	t.json = k.o.t.json;
+	t.duration = k.o.t.duration;
+	t.target = k.o.t.pid ? k.o.t.pid : k.o.t.tid;
+	return tool_run(&t);
+}

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * opensnoop: trace open(), openat(), openat2() and creat() with their
+ * paths and results, in bcc's columns.  How the path is obtained depends
+ * on the kernel (tracefs/opens.h): kprobes where there are any, else
+ * uprobes on the C library with the syscall tracepoints; -v says which.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/hmap.h"
+#include "common/json.h"
+#include "common/log.h"
+#include "common/opt.h"
+#include "common/task.h"
+#include "common/timefmt.h"
+#include "common/tool.h"
+#include "tracefs/opens.h"
+#include "tracefs/session.h"
+
+struct opts {
+	bool json, seconds, uid, failed;
+	pid_t pid, tid;
+	const char *name;
+	long duration;
+};
+
+static const char usage[] =
+"Trace open() family syscalls, with the path, file descriptor and error.\n"
+"\n"
+"USAGE: opensnoop [-hjTUxv] [-p PID] [-t TID] [-n NAME] [-d SECS]\n"
+"\n"
+"  -T, --timestamp      TIME(s) column: seconds since tracing began\n"
+"  -U, --print-uid      UID column\n"
+"  -x, --failed         only failed opens\n"
+"  -p, --pid PID        only this process (ends when it does)\n"
+"  -t, --tid TID        only this thread (a TID column instead of PID)\n"
+"  -n, --name NAME      only processes whose name contains NAME\n"
+"  -d, --duration SECS  trace for SECS seconds\n"
+"  -j, --json           JSON Lines: one object per open\n"
+"  -v, --verbose        say how paths are read (kprobes or uprobes)\n"
+"  -h, --help           this help\n"
+"\n"
+"EXAMPLES:\n"
+"  opensnoop            # trace all opens\n"
+"  opensnoop -T         # include a timestamp column\n"
+"  opensnoop -U         # include a UID column\n"
+"  opensnoop -x         # only failed opens\n"
+"  opensnoop -p 181     # only PID 181\n"
+"  opensnoop -t 123     # only thread 123\n"
+"  opensnoop -n main    # only processes whose name contains \"main\"\n"
+"  opensnoop -d 10      # trace for 10 seconds\n"
+"  opensnoop -j | jq .  # JSON Lines\n";
+
+static const struct option longopts[] = {
+	{ "timestamp", no_argument, NULL, 'T' },
+	{ "print-uid", no_argument, NULL, 'U' },
+	{ "failed", no_argument, NULL, 'x' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "tid", required_argument, NULL, 't' },
+	{ "name", required_argument, NULL, 'n' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void parse_args(int argc, char **argv, struct opts *o)
+{
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":TUxp:t:n:d:jvh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'T': o->seconds = true; break;
+		case 'U': o->uid = true; break;
+		case 'x': o->failed = true; break;
+		case 'p': o->pid = opt_num("-p", optarg, 1, 1 << 30); break;
+		case 't': o->tid = opt_num("-t", optarg, 1, 1 << 30); break;
+		case 'n':
+			if (!*optarg || strlen(optarg) > 15 || strpbrk(optarg, "\"\\\n"))
+				usage_error("invalid process name '%s' (1 to 15 characters)", optarg);
+			o->name = optarg;
+			break;
+		case 'd': o->duration = opt_num("-d", optarg, 1, 86400L * 365); break;
+		case 'j': o->json = true; break;
+		case 'v': tk_verbose++; break;
+		case 'h': fputs(usage, stdout); exit(TK_EXIT_OK);
+		default: usage_bad_option(argv, c);
+		}
+	}
+	if (optind < argc)
+		usage_error("unexpected argument '%s'", argv[optind]);
+	if (o->pid && o->tid)
+		usage_error("-p and -t cannot be used together");
+}
+
+struct opensnoop {
+	struct opts o;
+	struct session *s;
+	struct opens *op;
+	uint64_t start_ns;
+	struct hmap *uids;		/* tid -> struct uid */
+};
+
+struct uid {
+	uint64_t ts;			/* of the record it was read for */
+	long uid;
+};
+
+/*
+ * The real UID of @tid from /proc (no probe records it), read again when
+ * the last read is a second older than the record at @ts; -1 when the
+ * task is gone.
+ */
+static long uid_of(struct opensnoop *os, pid_t tid, uint64_t ts)
+{
+	struct uid *u = hmap_get(os->uids, (uint64_t)tid, true);
+	char path[64], line[256];
+	FILE *f;
+
+	if (u->ts && ts - u->ts < 1000000000ULL && u->uid >= 0)
+		return u->uid;
+	u->ts = ts;
+	u->uid = -1;
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Uid: %ld", &u->uid) == 1)
+			break;
+	fclose(f);
+	return u->uid;
+}
+
+static void emit_json(struct opensnoop *os, const struct opens_event *oe,
+		      pid_t pid, const char *comm, long uid)
+{
+	struct json j;
+	int err = oe->ret < 0 ? (int)-oe->ret : 0;
+
+	json_begin(&j, stdout);
+	json_uint(&j, "ts_ns", time_to_real(oe->ts));
+	json_double(&j, "elapsed_s", (double)(int64_t)(oe->ts - os->start_ns) / 1e9);
+	json_int(&j, "pid", pid);
+	json_int(&j, "tid", oe->tid);
+	if (uid >= 0)
+		json_int(&j, "uid", uid);
+	else
+		json_null(&j, "uid");
+	json_str(&j, "comm", comm);
+	json_int(&j, "fd", oe->ret >= 0 ? oe->ret : -1);
+	json_int(&j, "err", err);
+	json_str(&j, "errname", err ? errno_name(err) : NULL);
+	json_str(&j, "path", oe->path);
+	json_uint(&j, "addr", oe->addr);
+	if (oe->flags >= 0)
+		json_int(&j, "flags", oe->flags);
+	else
+		json_null(&j, "flags");
+	json_str(&j, "source", opens_source_name(oe->source));
+	json_end(&j);
+}
+
+static void on_open(const struct opens_event *oe, void *arg)
+{
+	struct opensnoop *os = arg;
+	pid_t pid = os->o.pid ? os->o.pid : task_cache_tgid(oe->tid);
+	const char *comm = session_comm(os->s, oe->tid);
+	long uid = os->o.uid || os->o.json ? uid_of(os, oe->tid, oe->ts) : -1;
+	char path[32];
+
+	if (pid <= 0)
+		pid = oe->tid;
+	if (os->o.json) {
+		emit_json(os, oe, pid, comm, uid);
+		return;
+	}
+	if (os->o.seconds)
+		printf("%-14.9f", (double)(int64_t)(oe->ts - os->start_ns) / 1e9);
+	if (os->o.uid) {
+		if (uid >= 0)
+			printf("%-6ld", uid);
+		else
+			printf("%-6s", "-");
+	}
+	if (!oe->path)
+		snprintf(path, sizeof(path), "<0x%" PRIx64 ">", oe->addr);
+	printf("%-6d %-16s %4ld %3ld %s\n", os->o.tid ? oe->tid : pid, comm,
+	       oe->ret >= 0 ? oe->ret : -1L, oe->ret < 0 ? -oe->ret : 0L,
+	       oe->path ? oe->path : path);
+}
+
+static int setup(struct tool *t, struct loop *l)
+{
+	struct opensnoop *os = t->ctx;
+	struct session_opts so = {
+		.ordered = true, .pid = os->o.pid, .tid = os->o.tid,
+		.batch_end = tool_flush_batch,
+	};
+	struct opens_opts oo = {
+		.pid = os->o.pid ? os->o.pid : os->o.tid, .failed = os->o.failed,
+		.comm = os->o.name,
+	};
+	char err[512];
+
+	os->uids = hmap_new(sizeof(struct uid));
+	os->s = session_new(&so);
+	if (session_open(os->s) < 0) {
+		pr_err("%s", session_error(os->s));
+		return -1;
+	}
+	os->op = opens_new(os->s, &oo, on_open, os);
+	if (opens_add(os->op, err, sizeof(err)) < 0) {
+		pr_err("cannot trace opens: %s", err);
+		return -1;
+	}
+	pr_info("paths from %s", opens_mechanism(os->op));
+	os->start_ns = time_mono_ns();
+	if (session_start(os->s, l, opens_record, os->op) < 0) {
+		pr_err("%s", session_error(os->s));
+		return -1;
+	}
+	if (!os->o.json) {
+		if (os->o.seconds)
+			printf("%-14s", "TIME(s)");
+		if (os->o.uid)
+			printf("%-6s", "UID");
+		printf("%-6s %-16s %4s %3s %s\n", os->o.tid ? "TID" : "PID", "COMM",
+		       "FD", "ERR", "PATH");
+		tool_flush();
+	}
+	return 0;
+}
+
+static void teardown(struct tool *t)
+{
+	struct opensnoop *os = t->ctx;
+
+	session_tool_teardown(t);
+	opens_free(os->op);
+	os->op = NULL;
+	hmap_free(os->uids);
+	os->uids = NULL;
+}
+
+int main(int argc, char **argv)
+{
+	struct opensnoop os = { 0 };
+	struct tool t = {
+		.ctx = &os,
+		.setup = setup,
+		.drain = session_tool_drain,
+		.summary = session_tool_summary,
+		.teardown = teardown,
+		.session = &os.s,
+	};
+
+	log_init(argv[0]);
+	parse_args(argc, argv, &os.o);
+	t.json = os.o.json;
+	t.duration = os.o.duration;
+	t.target = os.o.pid ? os.o.pid : os.o.tid;
+	return tool_run(&t);
+}

@@ -1,0 +1,266 @@
+#!/usr/bin/env bats
+# opensnoop against tests/helpers/opener, which opens files in a directory
+# through the C library's open family and raw syscalls (some failing with
+# known errnos) and lists each call as "CALL FD ERRNO FLAGS PATH".  The
+# same program linked statically has no shared C library to probe.
+
+load helpers
+
+OPENER=$TAPKIT_TOP/build/tests/helpers/opener
+
+setup_file() {
+	local log=$BATS_FILE_TMPDIR/static.log
+	[ "$(id -u)" = 0 ] || return 0
+	gcc -static -O2 -o "$BATS_FILE_TMPDIR/opener-static" \
+		"$TAPKIT_TOP/tests/helpers/opener.c" 2>"$log" ||
+		echo "# gcc -static failed (is libc.a, from libc6-dev, installed?): $(cat "$log")" >&3
+}
+
+setup() {
+	require_root
+	[ -x "$OPENER" ] || { echo "# $OPENER missing: run make tests-build" >&2; return 1; }
+	STATIC=$BATS_FILE_TMPDIR/opener-static
+	# writable by anyone, for -U as another user
+	DIR=$(mktemp -d /tmp/opensnoop-test.XXXXXX)
+	chmod 0777 "$DIR"
+}
+
+teardown() {
+	stop_leftover_tool
+	[ -z "${OTHER_PID:-}" ] || { kill -KILL "$OTHER_PID" 2>/dev/null; wait "$OTHER_PID" 2>/dev/null; } || true
+	rm -rf "$DIR"
+}
+
+# start_opener [PREFIX...] BIN: the workload held on a fifo ($WL_PID,
+# $WL_FD, its name $WL_COMM), its list of calls going to $MANIFEST
+start_opener() {
+	local fifo=$BATS_TEST_TMPDIR/fifo.$RANDOM
+	WL_COMM=${!#}
+	WL_COMM=${WL_COMM##*/}
+	MANIFEST=$BATS_TEST_TMPDIR/manifest.$RANDOM
+	mkfifo "$fifo"
+	"$@" wait-stdin "$DIR" <"$fifo" >"$MANIFEST" &
+	WL_PID=$!
+	exec {WL_FD}>"$fifo"
+}
+
+# run_opener: release the workload, wait for its list, give the tool time
+# to read the records while the process is still there, then let it exit
+run_opener() {
+	printf x >&"$WL_FD"
+	local i
+	for i in $(seq 1 200); do
+		grep -q 'missing/y$' "$MANIFEST" 2>/dev/null && break
+		sleep 0.05
+	done
+	settle 0.5
+	exec {WL_FD}>&-
+	WL_FD=
+	wait "$WL_PID"
+}
+
+# expected [-x]: "FD ERR PATH" of each call in the list (only the failed
+# ones with -x), sorted
+expected() {
+	awk -v x="${1:-}" 'x == "" || $2 == -1 { print $2, $3, $5 }' "$MANIFEST" | sort
+}
+
+# seen PID: "FD ERR PATH" of each output line of PID in the workload's
+# directory (not the dynamic loader's opens), sorted
+seen() {
+	awk -v p="$1" -v c="$WL_COMM" -v d="$DIR" \
+		'$1 == p && $2 == c && ($5 == "relative" || index($5, d) == 1) { print $3, $4, $5 }' \
+		"$OUT" | sort
+}
+
+# same_opens PID: the output has exactly the workload's opens
+same_opens() {
+	local want got
+	want=$(expected "${2:-}") got=$(seen "$1")
+	[ -n "$want" ] || { echo "# the workload listed nothing" >&2; return 1; }
+	[ "$want" = "$got" ] && return 0
+	echo "# expected and seen differ:" >&2
+	diff <(echo "$want") <(echo "$got") | sed 's/^/# /' >&2
+	show_output
+	return 1
+}
+
+@test "opensnoop: every open of the workload once, with its path, FD and ERR" {
+	start_opener "$OPENER"
+	start_tool opensnoop
+	run_opener
+	stop_tool
+	[ "$TOOL_RC" -eq 0 ]
+	head -1 "$OUT" | grep -Eq '^PID +COMM +FD +ERR +PATH$' || { show_output; false; }
+	[ "$(wc -l <"$MANIFEST")" -ge 15 ]
+	same_opens "$WL_PID"
+	# the raw syscalls are there too, and the failures with their errno
+	fd=$(awk '$1 == "raw-openat" { print $2 }' "$MANIFEST")
+	grep -Eq "^$WL_PID +opener +$fd +0 $DIR/raw-openat\$" "$OUT" || { show_output; false; }
+	grep -Eq "^$WL_PID +opener +-1 +20 $DIR/open/x\$" "$OUT" || { show_output; false; }
+	grep -Eq "^$WL_PID +opener +-1 +21 $DIR\$" "$OUT" || { show_output; false; }
+	[ ! -s "$ERR" ] || { show_output; false; }
+	assert_clean
+}
+
+@test "opensnoop: a static program's opens are reported the same" {
+	[ -x "$STATIC" ] || { echo "# no static build of opener (see setup_file)" >&2; false; }
+	start_opener "$STATIC"
+	start_tool opensnoop
+	run_opener
+	stop_tool
+	[ "$TOOL_RC" -eq 0 ]
+	same_opens "$WL_PID"
+	assert_clean
+}
+
+@test "opensnoop: -x shows only the failed opens" {
+	start_opener "$OPENER"
+	start_tool opensnoop -x
+	run_opener
+	stop_tool
+	[ "$TOOL_RC" -eq 0 ]
+	same_opens "$WL_PID" -x
+	# and nobody's successful open
+	! awk 'NR > 1 && ($3 != -1 || $4 == 0)' "$OUT" | grep -q . || { show_output; false; }
+	assert_clean
+}
+
+@test "opensnoop: -p leaves other processes out and ends with the process" {
+	start_opener "$OPENER"
+	start_tool opensnoop -p "$WL_PID"
+	"$OPENER" "$DIR" >/dev/null &
+	OTHER_PID=$!
+	wait "$OTHER_PID"
+	run_opener
+	wait_tool
+	[ "$TOOL_RC" -eq 0 ]
+	same_opens "$WL_PID"
+	[ "$(awk -v p="$WL_PID" 'NR > 1 && $1 != p' "$OUT" | wc -l)" -eq 0 ] || { show_output; false; }
+	OTHER_PID=
+	assert_clean
+}
+
+@test "opensnoop: -t shows one thread, in a TID column" {
+	start_opener "$OPENER"
+	start_tool opensnoop -t "$WL_PID"
+	cat /etc/hostname >/dev/null
+	run_opener
+	wait_tool
+	[ "$TOOL_RC" -eq 0 ]
+	head -1 "$OUT" | grep -Eq '^TID +COMM +FD +ERR +PATH$' || { show_output; false; }
+	same_opens "$WL_PID"
+	[ "$(awk -v p="$WL_PID" 'NR > 1 && $1 != p' "$OUT" | wc -l)" -eq 0 ] || { show_output; false; }
+}
+
+@test "opensnoop: -n keeps the processes whose name contains NAME" {
+	start_opener "$OPENER"
+	start_tool opensnoop -n pene
+	cat "$DIR" 2>/dev/null || true		# comm cat: left out
+	run_opener
+	stop_tool
+	[ "$TOOL_RC" -eq 0 ]
+	same_opens "$WL_PID"
+	[ "$(awk 'NR > 1 && $2 != "opener"' "$OUT" | wc -l)" -eq 0 ] || { show_output; false; }
+	assert_clean
+}
+
+@test "opensnoop: -T and -U add TIME(s) and UID columns" {
+	start_opener setpriv --reuid=65534 --regid=65534 --clear-groups "$OPENER"
+	start_tool opensnoop -T -U -p "$WL_PID"
+	run_opener
+	wait_tool
+	[ "$TOOL_RC" -eq 0 ]
+	head -1 "$OUT" | grep -Eq '^TIME\(s\) +UID +PID +COMM +FD +ERR +PATH$' || { show_output; false; }
+	grep -Eq "^[0-9]+\.[0-9]{9} +65534 +$WL_PID +opener +-1 +2 $DIR/missing/x\$" "$OUT" || { show_output; false; }
+	[ "$(grep -c " $DIR/" "$OUT")" -eq "$(grep -c " $DIR/" "$MANIFEST")" ] || { show_output; false; }
+	# every line's time is since tracing began: positive, increasing
+	awk 'NR > 1 { if ($1 <= 0 || $1 < last) bad = 1; last = $1 } END { exit bad }' "$OUT" ||
+		{ show_output; false; }
+}
+
+@test "opensnoop: -j prints one object per open with its values" {
+	start_opener "$OPENER"
+	start_tool opensnoop -j -p "$WL_PID"
+	run_opener
+	wait_tool
+	[ "$TOOL_RC" -eq 0 ]
+	kprobes=0
+	[ -e "$TRACEFS/kprobe_events" ] && kprobes=1
+	python3 - "$OUT" "$MANIFEST" "$WL_PID" "$DIR" "$kprobes" <<'PY'
+import errno, json, sys
+out, manifest, pid, d, kprobes = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5] == "1"
+rows = [json.loads(l) for l in open(out)]
+mine = [r for r in rows if r["path"] and (r["path"] == "relative" or r["path"].startswith(d))]
+want = []
+for line in open(manifest):
+    call, fd, err, flags, path = line.split()
+    src = "kprobe" if kprobes else "memory" if call.startswith("raw-") else "uprobe"
+    want.append((int(fd), int(err), int(flags), path, src))
+O_LARGEFILE = 0o100000	# the kernel adds it for 64-bit callers
+got = [(r["fd"], r["err"], r["flags"] & ~O_LARGEFILE, r["path"], r["source"]) for r in mine]
+assert sorted(got) == sorted(want), (sorted(got), sorted(want))
+for r in mine:
+    assert r["pid"] == pid and r["tid"] == pid and r["uid"] == 0 and r["comm"] == "opener", r
+    assert r["errname"] == (errno.errorcode[r["err"]] if r["err"] else None), r
+    assert isinstance(r["ts_ns"], int) and r["elapsed_s"] > 0 and r["addr"] > 0, r
+assert all(r["pid"] == pid for r in rows), rows
+PY
+}
+
+@test "opensnoop: -v names the mechanism once, on stderr" {
+	start_tool opensnoop -v
+	stop_tool
+	[ "$TOOL_RC" -eq 0 ]
+	[ "$(grep -c 'paths from' "$ERR")" -eq 1 ] || { show_output; false; }
+	if [ -e "$TRACEFS/kprobe_events" ]; then
+		grep -Eq '^opensnoop: paths from kprobes on do_sys_open(at2)?$' "$ERR" || { show_output; false; }
+	else
+		grep -Eq '^opensnoop: paths from uprobes on /.*/libc\.so\.6 \+ syscall tracepoints$' "$ERR" ||
+			{ show_output; false; }
+	fi
+	assert_clean
+}
+
+@test "opensnoop: -d ends it by itself" {
+	start_tool opensnoop -d 1
+	wait_tool
+	[ "$TOOL_RC" -eq 0 ]
+	head -1 "$OUT" | grep -Eq '^PID +COMM +FD +ERR +PATH$'
+	assert_clean
+}
+
+@test "opensnoop: with kprobes, paths are exact after the process is gone" {
+	require_tracefs_file kprobe_events
+	start_tool opensnoop -j
+	"$OPENER" "$DIR" >"$BATS_TEST_TMPDIR/manifest" &
+	local pid=$!
+	wait "$pid"
+	settle
+	stop_tool
+	MANIFEST=$BATS_TEST_TMPDIR/manifest
+	python3 - "$OUT" "$MANIFEST" "$pid" "$DIR" <<'PY'
+import json, sys
+out, manifest, pid, d = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+rows = [json.loads(l) for l in open(out) if '"type"' not in l]
+mine = [r for r in rows if r["pid"] == pid and r["path"] is not None and
+        (r["path"] == "relative" or r["path"].startswith(d))]
+want = sorted((int(l.split()[1]), int(l.split()[2]), l.split()[4]) for l in open(manifest))
+got = sorted((r["fd"], r["err"], r["path"]) for r in mine)
+assert got == want, (got, want)
+assert all(r["source"] == "kprobe" for r in mine), mine
+PY
+	grep -q '"path":"/etc/ld.so.cache"' "$OUT"
+	assert_clean
+}
+
+@test "opensnoop: output to a closed pipe ends it cleanly" {
+	start_piped 1 opensnoop -n opener
+	for i in 1 2 3; do "$OPENER" "$DIR" >/dev/null; sleep 0.2; done
+	wait "$HEAD_PID"
+	wait_tool
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+	[ "$(wc -l <"$OUT")" -eq 1 ]
+	[ ! -s "$ERR" ] || { show_output; false; }
+	assert_clean
+}

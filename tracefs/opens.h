@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TAPKIT_OPENS_H
+#define TAPKIT_OPENS_H
+
+/*
+ * Every open(2), openat(2), openat2(2) and creat(2) with its path, flags
+ * and result, from the best mechanism the kernel has (DESIGN.md "Kernel
+ * facilities and their fallbacks"):
+ *
+ *	kprobes		do_sys_openat2 (do_sys_open before 5.6) and its
+ *			return: the kernel fetches the path at the call
+ *	uprobes		syscall tracepoints give every call and its result;
+ *			uprobes on the C library's open family fetch the path
+ *			as the wrapper is entered, paired with the syscall by
+ *			thread and pointer.  Calls no uprobe saw (static
+ *			programs, raw syscalls, other libraries) get their
+ *			path from /proc/TID/mem when the record is read.
+ *
+ *	op = opens_new(s, &o, fn, arg);		no side effects
+ *	opens_add(op, err, sizeof(err));	events defined in session @s
+ *	session_start(s, l, opens_record, op);	fn(oe, arg) per open
+ *	opens_free(op);				before the session goes
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct session;
+struct tk_event;
+
+/* Where an open's path came from. */
+enum opens_source {
+	OPENS_KPROBE,	/* fetched by the kernel at the call: exact */
+	OPENS_UPROBE,	/* fetched at the C library's wrapper: exact */
+	OPENS_PROC,	/* read from /proc/TID/mem afterwards: may differ */
+	OPENS_NONE,	/* unreadable: only its address is known */
+};
+
+struct opens_event {
+	uint64_t ts;		/* the call's entry, CLOCK_MONOTONIC ns */
+	pid_t tid;
+	long ret;		/* fd, or -errno */
+	const char *path;	/* NULL with OPENS_NONE */
+	uint64_t addr;		/* the path's user address; 0 when unknown */
+	int64_t flags;		/* open flags as the kernel got them; -1: unknown */
+	enum opens_source source;
+};
+
+typedef void (*opens_fn)(const struct opens_event *oe, void *arg);
+
+struct opens_opts {
+	pid_t pid;		/* 0, or the process whose C library counts */
+	bool failed;		/* only failed opens (a kernel filter) */
+	const char *comm;	/* only tasks whose comm contains this (a
+				 * kernel filter; glob characters work) */
+};
+
+struct opens;
+
+/* Describe; touches nothing.  Free with opens_free(). */
+struct opens *opens_new(struct session *s, const struct opens_opts *o,
+			opens_fn fn, void *arg);
+void opens_free(struct opens *op);
+
+/**
+ * opens_add() - define and add the events of the best mechanism to the
+ * session.  0, or -errno with the reason in @err: -ENOTSUP when the kernel
+ * has neither kprobes nor syscall tracepoints, else what the session said.
+ */
+int opens_add(struct opens *op, char *err, size_t errlen);
+
+/* "kprobes on do_sys_openat2", "uprobes on PATH + syscall tracepoints". */
+const char *opens_mechanism(const struct opens *op);
+
+/* The session's record handler (its arg is the struct opens). */
+void opens_record(const struct tk_event *ev, void *arg);
+
+/* "kprobe", "uprobe", "proc", "none". */
+const char *opens_source_name(enum opens_source src);
+
+#endif
