@@ -68,6 +68,9 @@ bench_build() {
 		flags=""
 		case $src in
 		*/ftring.c) flags=$(pkg-config --cflags --libs libtraceevent 2>/dev/null) ;;
+		*/uprobe_loop.c)
+			sh "$BENCH_DIR/gen-many.sh" > "$BB/many_funcs.c" || return 1
+			flags=$BB/many_funcs.c ;;
 		esac
 		# shellcheck disable=SC2086
 		if ! cc -O2 -g -Wall -Wextra -o "$out" "$src" $flags; then
@@ -142,13 +145,18 @@ wait_pid() {
 # ---- the workload ----------------------------------------------------------
 
 WL_SEQ=0
+# The workload: getppid_loop, or what a bench sets (WL_BIN and the
+# arguments before N in WL_ARGS, e.g. uprobe_loop "func").
+WL_BIN=""
+WL_ARGS=()
 # wl_start N: start the workload blocked; WL_PID.
 wl_start() {
+	local bin=${WL_BIN:-$BB/getppid_loop}
 	WL_SEQ=$((WL_SEQ + 1))
 	WL_FIFO=$TMP/go.$WL_SEQ
 	WL_OUT=$TMP/wl.$WL_SEQ
 	mkfifo "$WL_FIFO"
-	"$BB/getppid_loop" -w "$1" 0<>"$WL_FIFO" > "$WL_OUT" &
+	"$bin" -w "${WL_ARGS[@]}" "$1" 0<>"$WL_FIFO" > "$WL_OUT" &
 	WL_PID=$!
 	WL_LAST=$WL_PID
 	# the tracer starts once the loop waits in read(2) on the fifo, so the
@@ -156,7 +164,7 @@ wl_start() {
 	local i sc
 	for i in $(seq 1 400); do
 		read -r sc _ < "/proc/$WL_PID/syscall" 2>/dev/null
-		[ "$sc" = 0 ] && [ "$(cat "/proc/$WL_PID/comm" 2>/dev/null)" = getppid_loop ] && return 0
+		[ "$sc" = 0 ] && [ "$(cat "/proc/$WL_PID/comm" 2>/dev/null)" = "$(basename "$bin" | cut -c1-15)" ] && return 0
 		sleep 0.005
 	done
 	log "bench: the workload did not reach its read(2) in 2 s"
@@ -351,6 +359,7 @@ foreign_stale() {
 #   cfg_ID_parse            after tr_stop: set P_COUNT P_EXPECT P_LOST
 #                           ("-" where the tool has no such figure)
 #   cfg_ID_tapkit (opt.)    present for tapkit commands
+#   cfg_ID_wl (opt.)        sets WL_BIN/WL_ARGS before both runs of a pair
 # run_pairs "ID ID ...": R rounds of (untraced, traced) per ID; one line per
 # traced run in $RESULTS:
 #   id round untraced_ns traced_ns cpu_us maxrss_kb ready_ms stop_ms lost count
@@ -376,6 +385,7 @@ run_pairs() {
 	done
 	for r in $(seq 1 "$R"); do
 		for id in "${RUNNABLE[@]}"; do
+			declare -F "cfg_${id}_wl" >/dev/null && "cfg_${id}_wl"
 			fa=$(foreign_tracers)
 			if ! run_untraced "$N"; then
 				log "  $id round $r: untraced run failed"
@@ -569,14 +579,24 @@ print_leftovers() {
 	return 0
 }
 
+# parse_common_opts [-x LETTERS] ARGS...: -n N -r R -t IDS -s SECS -v -h, and
+# those of LETTERS a bench adds (any of "k:a:b:"): -k K, -a A, -b TAPKIT_SRC.
 parse_common_opts() {
-	local opt
-	while getopts "n:r:t:s:vh" opt; do
+	local opt extra=""
+	if [ "${1:-}" = -x ]; then
+		extra=$2
+		shift 2
+	fi
+	OPTIND=1
+	while getopts "n:r:t:s:vh$extra" opt; do
 		case $opt in
 		n) N=$OPTARG ;;
 		r) R=$OPTARG ;;
 		t) ONLY=$OPTARG ;;
 		s) SETTLE=$OPTARG ;;
+		k) K=$OPTARG ;;
+		a) A=$OPTARG ;;
+		b) TAPKIT_SRC=$OPTARG ;;
 		v) VERBOSE=1 ;;
 		h) usage; exit 0 ;;
 		*) usage >&2; exit 2 ;;
@@ -584,6 +604,12 @@ parse_common_opts() {
 	done
 	case $N in ''|*[!0-9]*) log "bench: -n needs a number"; exit 2 ;; esac
 	case $R in ''|*[!0-9]*|0) log "bench: -r needs a number > 0"; exit 2 ;; esac
+	if [[ $extra == *k* ]]; then
+		case $K in ''|*[!0-9]*|0) log "bench: -k needs a number > 0"; exit 2 ;; esac
+	fi
+	if [[ $extra == *a* ]]; then
+		case $A in ''|*[!0-9]*|0) log "bench: -a needs a number > 0"; exit 2 ;; esac
+	fi
 }
 
 # ---- peers both syscount.sh and tapkit.sh run on raw_syscalls:sys_enter ----
@@ -618,3 +644,90 @@ cfg_tcmd_parse() {
 	echo "$TC_UNREAD" >> "$TMP/tc.unread"
 	rm -f "$TMP/tc.dat"*
 }
+
+# ---- start-up measures ------------------------------------------------------
+
+# su_run ID MODE RUNS CMD...: RUNS runs of CMD under tkrun; one line per run
+# in $TMP/su.ID: wall_ms first_ms ready_ms stop_ms rss_kb status noisy gone_ms
+# (gone: SIGINT or exit until any tapkit-release helper it left has exited).
+#   exit   the command ends by itself (whole-run wall time)
+#   first  ... and we also time its first byte on stdout (tkrun -f)
+#   ready  launch to $TAPKIT_READY_FILE, then SIGINT (stop = SIGINT to exit)
+#   out:RE as ready, for a peer: until RE appears on its stdout (polled, so
+#          its ready_ms is the launch to when we saw it; the peer prints
+#          RE from a BEGIN probe that runs once everything is attached)
+# A run that does not end within 30 s gets SIGINT (tr_stop).
+SU_TAPKIT=0
+su_run() {
+	local id=$1 mode=$2 runs=$3 i t0 t_int fl noisy rel0 gone READY_TIMEOUT=30 STOP_TIMEOUT=30
+	shift 3
+	: > "$TMP/su.$id"
+	for i in $(seq 1 "$runs"); do
+		TR_STATS=$TMP/su.stats
+		TR_READYF=$TMP/su.ready
+		rm -f "$TR_STATS" "$TR_STATS.pid" "$TR_READYF"
+		fl=(-s "$TR_STATS")
+		case $mode in
+		first) fl+=(-f) ;;
+		ready) fl+=(-r "$TR_READYF") ;;
+		esac
+		noisy=$(foreign_tracers)
+		rel0=" $(pgrep -x tapkit-release | tr '\n' ' ') "
+		TAPKIT_READY_FILE=$TR_READYF "$BB/tkrun" "${fl[@]}" -- "$@" \
+			> "$TMP/su.out" 2> "$TMP/su.err" &
+		TR_PID=$!
+		TR_CHILD=""
+		t0=$(now_us)
+		S_out_ready_ms=""
+		while kill -0 "$TR_PID" 2>/dev/null; do
+			[ -z "$TR_CHILD" ] && [ -s "$TR_STATS.pid" ] && TR_CHILD=$(cat "$TR_STATS.pid")
+			[ "$mode" = ready ] && [ -e "$TR_READYF" ] && break
+			if [[ $mode == out:* ]] && grep -qE "${mode#out:}" "$TMP/su.out" 2>/dev/null; then
+				S_out_ready_ms=$(( ($(now_us) - t0) / 1000 ))
+				break
+			fi
+			[ $(( ($(now_us) - t0) / 1000000 )) -ge "$READY_TIMEOUT" ] && break
+			sleep 0.005
+		done
+		[ -z "$TR_CHILD" ] && [ -s "$TR_STATS.pid" ] && TR_CHILD=$(cat "$TR_STATS.pid")
+		[ "$SU_TAPKIT" = 1 ] && [ -n "$TR_CHILD" ] && TK_PIDS+=("$TR_CHILD")
+		# ready: SIGINT now; the others have exited (or get SIGINT after 30 s)
+		t_int=$(now_us)
+		tr_stop
+		# a tapkit-release helper left to close perf counters: the next
+		# run starts once it has exited (it holds the kernel's event_mutex)
+		wait_released "$rel0"
+		gone=$(( ($(now_us) - t_int) / 1000 ))
+		noisy=$((noisy + $(foreign_tracers)))
+		if [ "$S_wall_ns" -le 0 ] 2>/dev/null; then
+			log "  $id run $i: no stats: $(head -c 200 "$TMP/su.err" | tr '\n' ' ')"
+			continue
+		fi
+		case $mode in
+		first) [ "$S_first_ns" -gt 0 ] 2>/dev/null ||
+			log "  $id run $i: no output: $(head -c 200 "$TMP/su.err" | tr '\n' ' ')" ;;
+		ready) [ "$S_ready_ns" -gt 0 ] 2>/dev/null ||
+			log "  $id run $i: not ready: $(head -c 200 "$TMP/su.err" | tr '\n' ' ')" ;;
+		out:*)	S_ready_ns=$(( ${S_out_ready_ms:--1} * 1000000 )) ;;
+		esac
+		[ "$S_status" = 0 ] || echo "$id run $i: exit status $S_status: $(head -c 200 "$TMP/su.err" | tr '\n' ' ')" >> "$TMP/stderr.notes"
+		awk -v w="$S_wall_ns" -v f="$S_first_ns" -v r="$S_ready_ns" -v s="$S_stop_ns" \
+			-v m="$S_maxrss_kb" -v st="$S_status" -v n="$noisy" \
+			-v g="$gone" \
+			'function ms(v) { return v < 0 ? "-" : sprintf("%.2f", v / 1e6) }
+			BEGIN { printf "%s %s %s %s %s %s %d %s\n", ms(w), ms(f), ms(r), ms(s), m, st, (n > 0), g }' \
+			>> "$TMP/su.$id"
+		vlog "  $id run $i/$runs: $(tail -1 "$TMP/su.$id")"
+	done
+	log "  $id: $(wc -l < "$TMP/su.$id") runs"
+}
+
+# su_stat ID COL: "median min max" of column COL (1 wall, 2 first, 3 ready,
+# 4 stop, 5 rss_kb, 8 gone) over the runs of ID, "- - -" when none.
+su_stat() {
+	[ -f "$TMP/su.$1" ] || { echo "- - -"; return; }
+	awk -v c="$2" '$c != "-" { print $c }' "$TMP/su.$1" | sort -g |
+		awk '{ a[NR] = $1 } END { if (!NR) print "- - -"; else printf "%s %s %s\n", (NR % 2 ? a[(NR+1)/2] : sprintf("%.2f", (a[NR/2] + a[NR/2+1]) / 2)), a[1], a[NR] }'
+}
+su_noisy() { [ -f "$TMP/su.$1" ] && awk '{ n += $7 } END { print n + 0 }' "$TMP/su.$1" || echo 0; }
+su_runs() { [ -f "$TMP/su.$1" ] && wc -l < "$TMP/su.$1" || echo 0; }

@@ -52,29 +52,7 @@ usage() {
 K=20
 A=10
 TAPKIT_SRC=""
-# parse_common_opts of lib.sh, plus -k
-parse_opts() {
-	local opt
-	while getopts "n:r:k:a:b:t:s:vh" opt; do
-		case $opt in
-		n) N=$OPTARG ;;
-		r) R=$OPTARG ;;
-		k) K=$OPTARG ;;
-		a) A=$OPTARG ;;
-		b) TAPKIT_SRC=$OPTARG ;;
-		t) ONLY=$OPTARG ;;
-		s) SETTLE=$OPTARG ;;
-		v) VERBOSE=1 ;;
-		h) usage; exit 0 ;;
-		*) usage >&2; exit 2 ;;
-		esac
-	done
-	case $N in ''|*[!0-9]*) log "bench: -n needs a number"; exit 2 ;; esac
-	case $R in ''|*[!0-9]*|0) log "bench: -r needs a number > 0"; exit 2 ;; esac
-	case $K in ''|*[!0-9]*|0) log "bench: -k needs a number > 0"; exit 2 ;; esac
-	case $A in ''|*[!0-9]*|0) log "bench: -a needs a number > 0"; exit 2 ;; esac
-}
-parse_opts "$@"
+parse_common_opts -x "k:a:b:" "$@"
 bench_init
 if [ -z "$TAPKIT_SRC" ] && [ ! -x "$BIN/tapkit" ]; then
 	log "bench: build/bin/tapkit is not built: building it (make)"
@@ -231,82 +209,6 @@ log "bench/tapkit.sh: N=$N, R=$R pairs per tracer, K=$K start-up runs; results i
 run_pairs "$IDS"
 
 # ---- start-up ---------------------------------------------------------------------
-
-# su_run ID MODE RUNS CMD...: RUNS runs of CMD under tkrun; one line per run
-# in $TMP/su.ID: wall_ms first_ms ready_ms stop_ms rss_kb status noisy gone_ms
-# (gone: SIGINT or exit until any tapkit-release helper it left has exited).
-#   exit   the command ends by itself (whole-run wall time)
-#   first  ... and we also time its first byte on stdout (tkrun -f)
-#   ready  launch to $TAPKIT_READY_FILE, then SIGINT (stop = SIGINT to exit)
-# A run that does not end within 30 s gets SIGINT (tr_stop).
-SU_TAPKIT=0
-su_run() {
-	local id=$1 mode=$2 runs=$3 i t0 t_int fl noisy rel0 gone READY_TIMEOUT=30 STOP_TIMEOUT=30
-	shift 3
-	: > "$TMP/su.$id"
-	for i in $(seq 1 "$runs"); do
-		TR_STATS=$TMP/su.stats
-		TR_READYF=$TMP/su.ready
-		rm -f "$TR_STATS" "$TR_STATS.pid" "$TR_READYF"
-		fl=(-s "$TR_STATS")
-		case $mode in
-		first) fl+=(-f) ;;
-		ready) fl+=(-r "$TR_READYF") ;;
-		esac
-		noisy=$(foreign_tracers)
-		rel0=" $(pgrep -x tapkit-release | tr '\n' ' ') "
-		TAPKIT_READY_FILE=$TR_READYF "$BB/tkrun" "${fl[@]}" -- "$@" \
-			> "$TMP/su.out" 2> "$TMP/su.err" &
-		TR_PID=$!
-		TR_CHILD=""
-		t0=$(now_us)
-		while kill -0 "$TR_PID" 2>/dev/null; do
-			[ -z "$TR_CHILD" ] && [ -s "$TR_STATS.pid" ] && TR_CHILD=$(cat "$TR_STATS.pid")
-			[ "$mode" = ready ] && [ -e "$TR_READYF" ] && break
-			[ $(( ($(now_us) - t0) / 1000000 )) -ge "$READY_TIMEOUT" ] && break
-			sleep 0.005
-		done
-		[ -z "$TR_CHILD" ] && [ -s "$TR_STATS.pid" ] && TR_CHILD=$(cat "$TR_STATS.pid")
-		[ "$SU_TAPKIT" = 1 ] && [ -n "$TR_CHILD" ] && TK_PIDS+=("$TR_CHILD")
-		# ready: SIGINT now; the others have exited (or get SIGINT after 30 s)
-		t_int=$(now_us)
-		tr_stop
-		# a tapkit-release helper left to close perf counters: the next
-		# run starts once it has exited (it holds the kernel's event_mutex)
-		wait_released "$rel0"
-		gone=$(( ($(now_us) - t_int) / 1000 ))
-		noisy=$((noisy + $(foreign_tracers)))
-		if [ "$S_wall_ns" -le 0 ] 2>/dev/null; then
-			log "  $id run $i: no stats: $(head -c 200 "$TMP/su.err" | tr '\n' ' ')"
-			continue
-		fi
-		case $mode in
-		first) [ "$S_first_ns" -gt 0 ] 2>/dev/null ||
-			log "  $id run $i: no output: $(head -c 200 "$TMP/su.err" | tr '\n' ' ')" ;;
-		ready) [ "$S_ready_ns" -gt 0 ] 2>/dev/null ||
-			log "  $id run $i: not ready: $(head -c 200 "$TMP/su.err" | tr '\n' ' ')" ;;
-		esac
-		[ "$S_status" = 0 ] || echo "$id run $i: exit status $S_status: $(head -c 200 "$TMP/su.err" | tr '\n' ' ')" >> "$TMP/stderr.notes"
-		awk -v w="$S_wall_ns" -v f="$S_first_ns" -v r="$S_ready_ns" -v s="$S_stop_ns" \
-			-v m="$S_maxrss_kb" -v st="$S_status" -v n="$noisy" \
-			-v g="$gone" \
-			'function ms(v) { return v < 0 ? "-" : sprintf("%.2f", v / 1e6) }
-			BEGIN { printf "%s %s %s %s %s %s %d %s\n", ms(w), ms(f), ms(r), ms(s), m, st, (n > 0), g }' \
-			>> "$TMP/su.$id"
-		vlog "  $id run $i/$runs: $(tail -1 "$TMP/su.$id")"
-	done
-	log "  $id: $(wc -l < "$TMP/su.$id") runs"
-}
-
-# su_stat ID COL: "median min max" of column COL (1 wall, 2 first, 3 ready,
-# 4 stop, 5 rss_kb, 8 gone) over the runs of ID, "- - -" when none.
-su_stat() {
-	[ -f "$TMP/su.$1" ] || { echo "- - -"; return; }
-	awk -v c="$2" '$c != "-" { print $c }' "$TMP/su.$1" | sort -g |
-		awk '{ a[NR] = $1 } END { if (!NR) print "- - -"; else printf "%s %s %s\n", (NR % 2 ? a[(NR+1)/2] : sprintf("%.2f", (a[NR/2] + a[NR/2+1]) / 2)), a[1], a[NR] }'
-}
-su_noisy() { [ -f "$TMP/su.$1" ] && awk '{ n += $7 } END { print n + 0 }' "$TMP/su.$1" || echo 0; }
-su_runs() { [ -f "$TMP/su.$1" ] && wc -l < "$TMP/su.$1" || echo 0; }
 
 SU_IDS=""
 if wanted su_begin; then
