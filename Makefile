@@ -264,6 +264,7 @@ bench: deps bench-deps
 	$(Q)bench/syscount.sh
 	$(Q)bench/transport.sh
 	$(Q)bench/tapkit.sh
+	$(Q)bench/funccount.sh
 
 TAPSETDIR ?= $(PREFIX)/share/tapkit/tapset
 

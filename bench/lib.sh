@@ -656,10 +656,12 @@ cfg_tcmd_parse() {
 #   out:RE as ready, for a peer: until RE appears on its stdout (polled, so
 #          its ready_ms is the launch to when we saw it; the peer prints
 #          RE from a BEGIN probe that runs once everything is attached)
-# A run that does not end within 30 s gets SIGINT (tr_stop).
+# A run that does not end within 30 s gets SIGINT (tr_stop), and one that
+# has not exited SU_STOP_TIMEOUT seconds after SIGINT gets SIGTERM.
 SU_TAPKIT=0
+SU_STOP_TIMEOUT=30
 su_run() {
-	local id=$1 mode=$2 runs=$3 i t0 t_int fl noisy rel0 gone READY_TIMEOUT=30 STOP_TIMEOUT=30
+	local id=$1 mode=$2 runs=$3 i t0 t_int fl noisy rel0 gone READY_TIMEOUT=30 STOP_TIMEOUT=$SU_STOP_TIMEOUT
 	shift 3
 	: > "$TMP/su.$id"
 	for i in $(seq 1 "$runs"); do
