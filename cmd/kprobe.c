@@ -13,20 +13,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-#include <tracefs.h>
 
 #include "common/btf.h"
-#include "common/evout.h"
 #include "common/kfunc.h"
-#include "common/ksym.h"
 #include "common/log.h"
 #include "common/opt.h"
 #include "common/probedef.h"
 #include "common/tool.h"
-#include "tracefs/format.h"
-#include "tracefs/session.h"
+#include "tracefs/probe_tool.h"
 
 struct opts {
 	struct trace_opts t;
@@ -231,147 +225,51 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		usage_error("one function, not a pattern: '%s'", o->pd.probe);
 }
 
-struct kprobe {
-	struct opts o;
-	struct session *s;
-	struct tp *tp;
-	char *event;
-	struct ksyms *ks;
-	struct probe_out out;
-};
-
-static void on_event(const struct tk_event *ev, void *arg)
-{
-	struct kprobe *k = arg;
-
-	probe_out_hit(&k->out, ev, session_comm(k->s, ev->pid));
-}
-
 /* What needs no kernel support: FUNC exists and may be probed, the
  * parameter names are known.  -1 after saying why. */
-static int check(struct kprobe *k)
+static int check(struct opts *o)
 {
-	const char *func = k->o.pd.probe;
+	const char *func = o->pd.probe;
 	char err[512];
 
-	if (!k->o.force && kfunc_check(func, err, sizeof(err)) < 0) {
+	if (!o->force && kfunc_check(func, err, sizeof(err)) < 0) {
 		pr_err("%s", err);
 		return -1;
 	}
-	if (k->o.pd.args)
-		k->o.args = resolve_args(&k->o, func);
-	k->event = k->o.pd.alias ? xstrdup(k->o.pd.alias) : probedef_event_name(func);
+	if (o->pd.args)
+		o->args = resolve_args(o, func);
 	return 0;
 }
 
-static int define(struct kprobe *k, enum tp_mode mode)
+/* probe_tool's define */
+static struct tp *define(struct probe_tool *pt, struct session *s, enum tp_mode mode)
 {
-	struct session_opts so = {
-		.ordered = true, .pid = k->o.t.pid, .tid = k->o.t.tid,
-		.buffer_kb = (unsigned long)k->o.t.buffer_kb,
-		.batch_end = tool_flush_batch,
-	};
+	struct opts *o = pt->ctx;
+	char *event = o->pd.alias ? xstrdup(o->pd.alias) : probedef_event_name(o->pd.probe);
+	struct tp *tp;
 
-	if (!session_has_kprobes() && geteuid() == 0 &&
-	    access("/sys/kernel/tracing/events", F_OK) == 0) {
-		pr_err("this kernel has no kprobe events (CONFIG_KPROBE_EVENTS)");
-		return -1;
-	}
-	k->s = session_new(&so);
-	if (session_open(k->s) < 0) {
-		pr_err("%s", session_error(k->s));
-		return -1;
-	}
-	k->tp = session_add_kprobe(k->s, k->event, k->o.pd.probe, k->o.args,
-				   k->o.pd.ret, mode, k->o.filter);
-	if (!k->tp) {
-		pr_err("%s", session_error(k->s));
-		return -1;
-	}
-	return 0;
-}
-
-static int setup(struct tool *t, struct loop *l)
-{
-	struct kprobe *k = t->ctx;
-	struct tk_field *fields;
-	int n;
-
-	if (define(k, k->o.t.stacks ? TP_STACK : TP_RECORD) < 0)
-		return -1;
-	k->ks = ksyms_load(NULL);
-	if (!k->ks)
-		pr_warn("kernel symbols unavailable (/proc/kallsyms): addresses in hex");
-	k->out = (struct probe_out){
-		.event = k->tp->name, .ret = k->o.pd.ret, .json = k->o.t.json,
-		.stacks = k->o.t.stacks, .kernel = true, .ks = k->ks,
-		.pid = k->o.t.pid, .tep = session_tep(k->s),
-	};
-	fields = format_fields(k->tp->event, &n);
-	probe_out_init(&k->out, fields, n);
-	if (session_start(k->s, l, on_event, k) < 0) {
-		pr_err("%s", session_error(k->s));
-		return -1;
-	}
-	evout_start(&k->o.t, "kprobe %s", k->event);
-	return 0;
-}
-
-static void teardown(struct tool *t)
-{
-	struct kprobe *k = t->ctx;
-
-	session_tool_teardown(t);
-	probe_out_release(&k->out);
-	ksyms_free(k->ks);
-	k->ks = NULL;
-	free(k->event);
-	k->event = NULL;
-	free(k->o.args);
-	k->o.args = NULL;
-}
-
-/* -v: define the probe, print its format, remove it (as perf-tools). */
-static int view(struct kprobe *k)
-{
-	int rc = TK_EXIT_RUNTIME, err;
-
-	if (define(k, TP_RECORD) == 0) {
-		err = session_print_format(k->s, k->event, stdout);
-		if (err)
-			pr_err("cannot read the format of %s: %s", k->event, strerror(-err));
-		else
-			rc = TK_EXIT_OK;
-	}
-	free(k->event);
-	free(k->o.args);
-	if (k->s) {
-		session_close(k->s);
-		session_free(k->s);
-	}
-	return rc;
+	tp = session_add_kprobe(s, event, o->pd.probe, o->args, o->pd.ret, mode, o->filter);
+	free(event);
+	if (!tp)
+		pr_err("%s", session_error(s));
+	return tp;
 }
 
 int main(int argc, char **argv)
 {
-	struct kprobe k = { 0 };
-	struct tool t = {
-		.ctx = &k,
-		.setup = setup,
-		.drain = session_tool_drain,
-		.summary = session_tool_summary,
-		.teardown = teardown,
-		.session = &k.s,
+	struct opts o = { 0 };
+	struct probe_tool pt = {
+		.tool = "kprobe", .t = &o.t, .kernel = true, .define = define,
+		.ctx = &o,
 	};
+	int rc;
 
 	log_init(argv[0]);
-	parse_args(argc, argv, &k.o);
-	if (check(&k) < 0)
+	parse_args(argc, argv, &o);
+	if (check(&o) < 0)
 		return TK_EXIT_RUNTIME;
-	if (k.o.t.view)
-		return view(&k);
-	t.json = k.o.t.json;
-	t.duration = k.o.t.duration;
-	t.target = k.o.t.pid ? k.o.t.pid : k.o.t.tid;
-	return tool_run(&t);
+	pt.ret = o.pd.ret;
+	rc = probe_tool_run(&pt);
+	free(o.args);
+	return rc;
 }

@@ -6,26 +6,19 @@
  * (paths, PIE, IFUNC, `func+off` checked to be on an instruction boundary)
  * and defined in the session's own event group, removed on every exit.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-#include <tracefs.h>
 
 #include "common/elffile.h"
 #include "common/elfsym.h"
-#include "common/evout.h"
 #include "common/log.h"
 #include "common/opt.h"
 #include "common/probedef.h"
-#include "common/target.h"
 #include "common/tool.h"
 #include "common/usite.h"
-#include "tracefs/format.h"
-#include "tracefs/session.h"
+#include "tracefs/probe_tool.h"
 
 struct opts {
 	struct trace_opts t;
@@ -149,21 +142,6 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	parse_def(o, o->def);
 }
 
-struct uprobe {
-	struct opts o;
-	struct session *s;
-	struct tp *tp;
-	char *event;
-	struct probe_out out;
-};
-
-static void on_event(const struct tk_event *ev, void *arg)
-{
-	struct uprobe *u = arg;
-
-	probe_out_hit(&u->out, ev, session_comm(u->s, ev->pid));
-}
-
 /* The event name: the alias, else FUNC (`main+0x4` as main_0x4), else
  * TARGET_ADDR for an address (as perf-tools). */
 static char *event_name(const struct opts *o)
@@ -183,94 +161,39 @@ static char *event_name(const struct opts *o)
 	return name;
 }
 
-/* Resolve and define the probe; -1 after saying why. */
-static int define(struct uprobe *u, enum tp_mode mode, const char *filter)
+/* Resolve and define the probe in @s (probe_tool's define). */
+static struct tp *define(struct probe_tool *pt, struct session *s, enum tp_mode mode)
 {
-	struct usite_opts uo = { .pid = u->o.t.pid ? u->o.t.pid : u->o.t.tid };
+	struct opts *o = pt->ctx;
+	struct usite_opts uo = { .pid = o->t.pid ? o->t.pid : o->t.tid };
 	struct usite_list l = { 0 };
-	char err[512];
-	int ret;
+	struct tp *tp;
+	char err[512], *event;
 
-	ret = usite_functions(u->o.target, u->o.spec, &uo, &l, err, sizeof(err));
-	if (ret < 0) {
+	if (usite_functions(o->target, o->spec, &uo, &l, err, sizeof(err)) < 0) {
 		pr_err("%s", err);
-		return -1;
+		return NULL;
 	}
 	if (l.n != 1) {
 		pr_err("%s '%s' in '%s'", l.n ? "more than one function" : "no function",
-		       u->o.spec, u->o.target ? u->o.target : "the process's executable");
+		       o->spec, o->target ? o->target : "the process's executable");
 		usite_list_release(&l);
-		return -1;
+		return NULL;
 	}
-	if (!strncmp(u->o.spec, "0x", 2) && !l.v[0].func)
+	if (!strncmp(o->spec, "0x", 2) && !l.v[0].func)
 		pr_warn("address %s is in no known function: not checked to be on an instruction boundary",
-			u->o.spec);
+			o->spec);
 	if (l.v[0].ifunc)
 		pr_warn("%s is an IFUNC resolver: tracing the resolver, not its pick",
-			u->o.spec);
-	u->event = event_name(&u->o);
-	u->tp = session_add_uprobe(u->s, u->event, l.v[0].path, l.v[0].offset,
-				   u->o.pd.args, u->o.pd.ret, mode, filter);
+			o->spec);
+	event = event_name(o);
+	tp = session_add_uprobe(s, event, l.v[0].path, l.v[0].offset,
+				o->pd.args, o->pd.ret, mode, o->filter);
 	usite_list_release(&l);
-	if (!u->tp) {
-		pr_err("%s", session_error(u->s));
-		return -1;
-	}
-	return 0;
-}
-
-static int open_session(struct uprobe *u)
-{
-	struct session_opts so = {
-		.ordered = true, .pid = u->o.t.pid, .tid = u->o.t.tid,
-		.buffer_kb = (unsigned long)u->o.t.buffer_kb,
-		.batch_end = tool_flush_batch,
-	};
-
-	if (!session_has_uprobes() && geteuid() == 0 &&
-	    access("/sys/kernel/tracing/events", F_OK) == 0) {
-		pr_err("this kernel has no uprobe events (CONFIG_UPROBE_EVENTS)");
-		return -1;
-	}
-	u->s = session_new(&so);
-	if (session_open(u->s) < 0) {
-		pr_err("%s", session_error(u->s));
-		return -1;
-	}
-	return 0;
-}
-
-static int setup(struct tool *t, struct loop *l)
-{
-	struct uprobe *u = t->ctx;
-	struct tk_field *fields;
-	int n;
-
-	if (open_session(u) < 0 ||
-	    define(u, u->o.t.stacks ? TP_STACK : TP_RECORD, u->o.filter) < 0)
-		return -1;
-	u->out = (struct probe_out){
-		.event = u->tp->name, .ret = u->o.pd.ret, .json = u->o.t.json,
-		.stacks = u->o.t.stacks, .pid = u->o.t.pid, .tep = session_tep(u->s),
-	};
-	fields = format_fields(u->tp->event, &n);
-	probe_out_init(&u->out, fields, n);
-	if (session_start(u->s, l, on_event, u) < 0) {
-		pr_err("%s", session_error(u->s));
-		return -1;
-	}
-	evout_start(&u->o.t, "uprobe %s", u->event);
-	return 0;
-}
-
-static void teardown(struct tool *t)
-{
-	struct uprobe *u = t->ctx;
-
-	session_tool_teardown(t);
-	probe_out_release(&u->out);
-	free(u->event);
-	u->event = NULL;
+	free(event);
+	if (!tp)
+		pr_err("%s", session_error(s));
+	return tp;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -311,42 +234,17 @@ static int list(const char *name, pid_t pid)
 	return TK_EXIT_OK;
 }
 
-/* -v: define the probe, print its format, remove it (as perf-tools). */
-static int view(struct uprobe *u)
-{
-	int err;
-
-	if (open_session(u) < 0 || define(u, TP_RECORD, u->o.filter) < 0)
-		return TK_EXIT_RUNTIME;
-	err = session_print_format(u->s, u->event, stdout);
-	if (err)
-		pr_err("cannot read the format of %s: %s", u->event, strerror(-err));
-	free(u->event);
-	session_close(u->s);
-	session_free(u->s);
-	return err ? TK_EXIT_RUNTIME : TK_EXIT_OK;
-}
-
 int main(int argc, char **argv)
 {
-	struct uprobe u = { 0 };
-	struct tool t = {
-		.ctx = &u,
-		.setup = setup,
-		.drain = session_tool_drain,
-		.summary = session_tool_summary,
-		.teardown = teardown,
-		.session = &u.s,
+	struct opts o = { 0 };
+	struct probe_tool pt = {
+		.tool = "uprobe", .t = &o.t, .define = define, .ctx = &o,
 	};
 
 	log_init(argv[0]);
-	parse_args(argc, argv, &u.o);
-	if (u.o.list)
-		return list(u.o.list, u.o.t.pid ? u.o.t.pid : u.o.t.tid);
-	if (u.o.t.view)
-		return view(&u);
-	t.json = u.o.t.json;
-	t.duration = u.o.t.duration;
-	t.target = u.o.t.pid ? u.o.t.pid : u.o.t.tid;
-	return tool_run(&t);
+	parse_args(argc, argv, &o);
+	if (o.list)
+		return list(o.list, o.t.pid ? o.t.pid : o.t.tid);
+	pt.ret = o.pd.ret;
+	return probe_tool_run(&pt);
 }
