@@ -100,7 +100,7 @@ FIX := $(O)/tests/elf
 FIX_CFLAGS := -g -fno-omit-frame-pointer -Wl,--build-id
 FIXTURES := $(addprefix $(FIX)/,prog-pie prog-nopie prog-stripped prog-buildid \
 	prog-trunc-info prog-trunc-line libtk.so libtk-based.so usdt-pie usdt-nopie \
-	usdt-moved)
+	usdt-moved libtk-ver.so)
 
 $(FIX)/prog-pie: PIC := -fPIE -pie
 $(FIX)/prog-nopie: PIC := -fno-pie -no-pie
@@ -135,6 +135,12 @@ $(FIX)/libtk.so $(FIX)/libtk-based.so: tests/unit/elf/lib.c
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(FIX_CFLAGS) -O1 -fPIC -shared $(BASE) -o $@ $<
+
+# versioned symbols, named with their versions in .symtab as glibc's are
+$(FIX)/libtk-ver.so: tests/unit/elf/ver.c tests/unit/elf/ver.map
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(FIX_CFLAGS) -O1 -fPIC -shared -Wl,--version-script=tests/unit/elf/ver.map -o $@ $<
 
 $(FIX)/usdt-pie: PIC := -fPIE -pie
 $(FIX)/usdt-nopie: PIC := -fno-pie -no-pie

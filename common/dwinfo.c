@@ -111,6 +111,39 @@ fail:
 	return NULL;
 }
 
+char *dwinfo_symbol_file(const char *path, const char *debug_dirs)
+{
+	Dwfl_Callbacks cb = {
+		.find_elf = dwfl_build_id_find_elf,
+		.find_debuginfo = dwfl_standard_find_debuginfo,
+		.section_address = dwfl_offline_section_address,
+	};
+	char *search = xasprintf(":.debug:%s", debug_dirs ? debug_dirs : "/usr/lib/debug");
+	const char *debugfile = NULL;
+	char *out = NULL;
+	Dwfl_Module *mod;
+	Dwfl *dwfl;
+
+	elf_version(EV_CURRENT);
+	cb.debuginfo_path = &search;
+	dwfl = dwfl_begin(&cb);
+	mod = dwfl ? dwfl_report_offline(dwfl, path, path, -1) : NULL;
+	if (mod) {
+		dwfl_report_end(dwfl, NULL, NULL);
+		/* libdwfl takes the symbol table from the debug file when the
+		 * object has none, without reading its DWARF */
+		if (dwfl_module_getsymtab(mod) > 0)
+			dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL,
+					 &debugfile);
+		if (debugfile && strcmp(debugfile, path))
+			out = xstrdup(debugfile);
+	}
+	if (dwfl)
+		dwfl_end(dwfl);
+	free(search);
+	return out;
+}
+
 void dwinfo_free(struct dwinfo *dw)
 {
 	if (!dw)

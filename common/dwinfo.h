@@ -34,6 +34,13 @@ struct dwinfo *dwinfo_open(const char *path, const char *debug_dirs,
 			   char *err, size_t errlen);
 void dwinfo_free(struct dwinfo *dw);
 
+/*
+ * dwinfo_symbol_file() - the separate debug file whose .symtab stands in
+ * for the one the stripped object at @path lacks (found as dwinfo_open()
+ * finds DWARF, without reading any), or NULL.  The caller frees it.
+ */
+char *dwinfo_symbol_file(const char *path, const char *debug_dirs);
+
 /* The file the DWARF was read from: the object or its debug file. */
 const char *dwinfo_debug_file(const struct dwinfo *dw);
 

@@ -25,6 +25,8 @@ struct elffile {
 	GElf_Ehdr ehdr;
 	GElf_Phdr *loads;	/* the PT_LOAD headers */
 	size_t nloads;
+	int symfd;		/* a separate debug file's symbols, -1: none */
+	Elf *symelf;
 };
 
 static const unsigned char host_data =
@@ -94,6 +96,7 @@ struct elffile *elffile_open(const char *path, char *err, size_t errlen)
 	}
 	ef = xcalloc(1, sizeof(*ef));
 	ef->path = xstrdup(path);
+	ef->symfd = -1;
 	ef->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (ef->fd < 0) {
 		ret = -errno;
@@ -127,6 +130,10 @@ void elffile_free(struct elffile *ef)
 		elf_end(ef->elf);
 	if (ef->fd >= 0)
 		close(ef->fd);
+	if (ef->symelf)
+		elf_end(ef->symelf);
+	if (ef->symfd >= 0)
+		close(ef->symfd);
 	free(ef->loads);
 	free(ef->path);
 	free(ef);
@@ -215,4 +222,32 @@ Elf_Scn *elffile_section(const struct elffile *ef, const char *name,
 			return scn;
 	}
 	return NULL;
+}
+
+int elffile_add_symbols(struct elffile *ef, const char *debug_path)
+{
+	int fd = open(debug_path, O_RDONLY | O_CLOEXEC);
+	Elf *elf;
+
+	if (fd < 0)
+		return -errno;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		if (elf)
+			elf_end(elf);
+		close(fd);
+		return -ENOEXEC;
+	}
+	if (ef->symelf)
+		elf_end(ef->symelf);
+	if (ef->symfd >= 0)
+		close(ef->symfd);
+	ef->symelf = elf;
+	ef->symfd = fd;
+	return 0;
+}
+
+Elf *elffile_symbols_elf(const struct elffile *ef)
+{
+	return ef->symelf;
 }

@@ -52,6 +52,16 @@ int elffile_vaddr_to_off(const struct elffile *ef, uint64_t vaddr,
 ssize_t elffile_read(const struct elffile *ef, uint64_t vaddr, void *buf,
 		     size_t n);
 
+/*
+ * elffile_add_symbols() - the .symtab of the separate debug file at
+ * @debug_path stands in for the one a stripped object lacks (same
+ * link-time addresses; offsets still come from the object's segments).
+ * 0 or -errno.
+ */
+int elffile_add_symbols(struct elffile *ef, const char *debug_path);
+/* That debug file's ELF, or NULL. */
+Elf *elffile_symbols_elf(const struct elffile *ef);
+
 /* The section named @name (and its header in @shdr), or NULL. */
 Elf_Scn *elffile_section(const struct elffile *ef, const char *name,
 			 GElf_Shdr *shdr);

@@ -47,52 +47,78 @@ static bool hidden_version(Elf_Data *versym, size_t i)
 	       (v & 0x8000);
 }
 
-/* Calls @fn on each defined symbol of .symtab then .dynsym; stops on non-0. */
+/* Calls @fn on each defined symbol of @elf's sections of type @type; the
+ * number of such sections in *@seen; stops on non-0. */
+static int for_each_in(Elf *elf, Elf64_Word type, size_t *seen,
+		       int (*fn)(const char *name, const GElf_Sym *sym, void *arg),
+		       void *arg)
+{
+	Elf_Scn *scn = NULL;
+	int ret;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *data, *versym = NULL;
+		GElf_Shdr sh;
+		size_t i, n;
+
+		char plain[512];
+		const char *ver;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type || !sh.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data)
+			continue;
+		(*seen)++;
+		if (sh.sh_type == SHT_DYNSYM)
+			versym = versym_data(elf);
+		n = data->d_size / sh.sh_entsize;
+		for (i = 1; i < n; i++) {
+			GElf_Sym sym;
+			const char *name;
+
+			if (!gelf_getsym(data, i, &sym) || sym.st_shndx == SHN_UNDEF ||
+			    hidden_version(versym, i))
+				continue;
+			name = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (!name || !*name)
+				continue;
+			ver = type == SHT_SYMTAB ? strchr(name, '@') : NULL;
+			if (ver) {
+				/* a .symtab that names versions (a debug file of
+				 * glibc): `f@@V` is f, `f@V` an old one, left out
+				 * as in .dynsym */
+				if (ver[1] != '@' || (size_t)(ver - name) >= sizeof(plain))
+					continue;
+				memcpy(plain, name, (size_t)(ver - name));
+				plain[ver - name] = '\0';
+				name = plain;
+			}
+			ret = fn(name, &sym, arg);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Calls @fn on each defined symbol of .symtab (the object's, or its debug
+ * file's when it has none) then .dynsym; stops on non-0.
+ */
 static int for_each_sym(struct elffile *ef,
 			int (*fn)(const char *name, const GElf_Sym *sym,
 				  void *arg),
 			void *arg)
 {
-	static const Elf64_Word types[] = { SHT_SYMTAB, SHT_DYNSYM };
-	Elf *elf = elffile_elf(ef);
-	unsigned int t;
+	Elf *elf = elffile_elf(ef), *dbg = elffile_symbols_elf(ef);
+	size_t seen = 0;
 	int ret;
 
-	for (t = 0; t < 2; t++) {
-		Elf_Scn *scn = NULL;
-
-		while ((scn = elf_nextscn(elf, scn))) {
-			Elf_Data *data, *versym = NULL;
-			GElf_Shdr sh;
-			size_t i, n;
-
-			if (!gelf_getshdr(scn, &sh) || sh.sh_type != types[t] ||
-			    !sh.sh_entsize)
-				continue;
-			data = elf_getdata(scn, NULL);
-			if (!data)
-				continue;
-			if (sh.sh_type == SHT_DYNSYM)
-				versym = versym_data(elf);
-			n = data->d_size / sh.sh_entsize;
-			for (i = 1; i < n; i++) {
-				GElf_Sym sym;
-				const char *name;
-
-				if (!gelf_getsym(data, i, &sym) ||
-				    sym.st_shndx == SHN_UNDEF ||
-				    hidden_version(versym, i))
-					continue;
-				name = elf_strptr(elf, sh.sh_link, sym.st_name);
-				if (!name || !*name)
-					continue;
-				ret = fn(name, &sym, arg);
-				if (ret)
-					return ret;
-			}
-		}
-	}
-	return 0;
+	ret = for_each_in(elf, SHT_SYMTAB, &seen, fn, arg);
+	if (!ret && !seen && dbg)
+		ret = for_each_in(dbg, SHT_SYMTAB, &seen, fn, arg);
+	return ret ? ret : for_each_in(elf, SHT_DYNSYM, &seen, fn, arg);
 }
 
 struct find_ctx {

@@ -143,6 +143,24 @@ static bool is_single(const char *pattern)
 	return strchr(pattern, '+') || (pattern[0] >= '0' && pattern[0] <= '9');
 }
 
+/*
+ * A stripped object keeps only .dynsym (its exported functions); its
+ * separate debug file, found as its DWARF is (build ID, .gnu_debuglink),
+ * has the .symtab with the file-local ones too.
+ */
+static void add_debug_symbols(struct elffile *ef, const char *path)
+{
+	GElf_Shdr sh;
+	char *dbg;
+
+	if (elffile_section(ef, ".symtab", &sh))
+		return;
+	dbg = dwinfo_symbol_file(path, NULL);
+	if (dbg)
+		elffile_add_symbols(ef, dbg);
+	free(dbg);
+}
+
 int usite_open(const char *target, pid_t pid, char **path, struct elffile **ef,
 	       char *err, size_t errlen)
 {
@@ -157,6 +175,7 @@ int usite_open(const char *target, pid_t pid, char **path, struct elffile **ef,
 		*path = NULL;
 		return ret;
 	}
+	add_debug_symbols(*ef, *path);
 	return 0;
 }
 

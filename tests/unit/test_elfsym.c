@@ -72,6 +72,13 @@ UNIT_TEST(stripped_uses_dynsym)
 	CHECK_INT(elfsym_find(ef, "tk_dup", &l, NULL, 0), 0);
 	CHECK_INT(l.n, 0);
 	elfsym_list_release(&l);
+	/* ... which the debug file has: the same sites as the full object's */
+	CHECK_INT(elffile_add_symbols(ef, FIX("prog-stripped.debug")), 0);
+	CHECK_INT(elfsym_find(ef, "tk_dup", &l, NULL, 0), 0);
+	CHECK_INT(l.n, 2);
+	if (l.n == 2 && f.n == 2)
+		CHECK(l.v[0].offset == f.v[0].offset && l.v[1].offset == f.v[1].offset);
+	elfsym_list_release(&l);
 	elfsym_list_release(&f);
 out:
 	elffile_free(ef);
@@ -233,6 +240,26 @@ UNIT_TEST(instruction_boundaries)
 	elfsym_list_release(&l);
 out:
 	free(out);
+	elffile_free(ef);
+}
+
+UNIT_TEST(versioned_symtab_names)
+{
+	struct elffile *ef = elffile_open(FIX("libtk-ver.so"), NULL, 0);
+	struct elfsym_list l;
+
+	CHECK(ef != NULL);
+	if (!ef)
+		return;
+	/* tk_ver@@TK_2 is tk_ver, once; tk_ver@TK_1 is an old version */
+	CHECK_INT(elfsym_find(ef, "tk_ver", &l, NULL, 0), 0);
+	CHECK_INT(l.n, 1);
+	if (l.n == 1)
+		CHECK_INT(l.v[0].vaddr, nm_addr(FIX("libtk-ver.so"), "tk_ver@@TK_2"));
+	elfsym_list_release(&l);
+	CHECK_INT(elfsym_find(ef, "tk_ver@*", &l, NULL, 0), 0);
+	CHECK_INT(l.n, 0);
+	elfsym_list_release(&l);
 	elffile_free(ef);
 }
 
