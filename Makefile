@@ -85,6 +85,7 @@ $(O)/tests/helpers/%: tests/helpers/%.c
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) -O2 -g -Wall -o $@ $<
+$(HELPER_BINS): tests/helpers/wait_stdin.h
 
 # LD_PRELOAD=libhold.so PROGRAM: PROGRAM held before main() until stdin says
 $(O)/tests/helpers/libhold.so: tests/helpers/preload/hold.c
@@ -163,7 +164,8 @@ $(O)/tests/helpers/fncount-nopie: tests/helpers/fncount.c
 	@echo "  CC      $@"
 	$(Q)$(CC) -O2 -g -Wall -fno-pie -no-pie -o $@ $<
 
-$(O)/tests/helpers/usdtloop: tests/helpers/usdt/usdtloop.c tests/helpers/usdt/tkfc.d
+$(O)/tests/helpers/usdtloop: tests/helpers/usdt/usdtloop.c tests/helpers/usdt/tkfc.d \
+		tests/helpers/wait_stdin.h
 	@mkdir -p $(@D)/usdt
 	@echo "  DTRACE  $@"
 	$(Q)dtrace -h -s tests/helpers/usdt/tkfc.d -o $(@D)/usdt/tkfc.h

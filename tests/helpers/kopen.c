@@ -12,19 +12,14 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include "wait_stdin.h"
 
 int main(int argc, char **argv)
 {
 	long i, n;
 	int fd;
-	char c;
 
-	if (argc > 1 && !strcmp(argv[1], "wait-stdin")) {
-		if (read(0, &c, 1) < 0)
-			return 1;
-		argv++;
-		argc--;
-	}
+	wait_stdin(&argc, &argv);
 	if (argc != 3)
 		return 2;
 	n = strtol(argv[2], NULL, 10);

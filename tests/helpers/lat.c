@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "wait_stdin.h"
 
 #define BASE 70400000L	/* ns */
 
@@ -81,14 +82,8 @@ int main(int argc, char **argv)
 {
 	long i, nshort, nlong, depth = 0, ngone = 0;
 	uint64_t t, tshort = 0, tlong = 0;
-	char c;
 
-	if (argc > 1 && !strcmp(argv[1], "wait-stdin")) {
-		if (read(0, &c, 1) < 0)
-			return 1;
-		argv++;
-		argc--;
-	}
+	wait_stdin(&argc, &argv);
 	if (argc < 3 || argc > 5) {
 		fprintf(stderr, "usage: lat [wait-stdin] SHORT LONG [DEPTH [GONE]]\n");
 		return 2;

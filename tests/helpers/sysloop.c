@@ -16,18 +16,13 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include "wait_stdin.h"
 
 int main(int argc, char **argv)
 {
 	long i, n;
-	char c;
 
-	if (argc > 1 && !strcmp(argv[1], "wait-stdin")) {
-		if (read(0, &c, 1) < 0)
-			return 1;
-		argv++;
-		argc--;
-	}
+	wait_stdin(&argc, &argv);
 	if (argc < 3 || (!strcmp(argv[1], "seq") && argc < 5)) {
 		fprintf(stderr, "usage: sysloop [wait-stdin] getppid|fail N | seq N K USEC\n");
 		return 2;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "wait_stdin.h"
 
 volatile long tk_sink;
 
@@ -20,14 +21,8 @@ __attribute__((noinline, noipa, used)) int tk_ucall(int n, const char *s)
 int main(int argc, char **argv)
 {
 	long i, n;
-	char c;
 
-	if (argc > 1 && !strcmp(argv[1], "wait-stdin")) {
-		if (read(0, &c, 1) < 0)
-			return 1;
-		argv++;
-		argc--;
-	}
+	wait_stdin(&argc, &argv);
 	if (argc < 3) {
 		fprintf(stderr, "usage: ucall [wait-stdin] N STR\n");
 		return 2;

@@ -12,18 +12,13 @@
 #include <unistd.h>
 
 #include "tkfc.h"
+#include "../wait_stdin.h"
 
 int main(int argc, char **argv)
 {
 	long i, n, ticks = 0, tocks = 0;
-	char c;
 
-	if (argc > 1 && !strcmp(argv[1], "wait-stdin")) {
-		if (read(0, &c, 1) < 0)
-			return 1;
-		argv++;
-		argc--;
-	}
+	wait_stdin(&argc, &argv);
 	if (argc != 2) {
 		fprintf(stderr, "usage: usdtloop [wait-stdin] N\n");
 		return 2;
