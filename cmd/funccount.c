@@ -280,11 +280,7 @@ static int setup(struct tool *t, struct loop *l)
 {
 	struct funccount *fc = t->ctx;
 	struct session_opts so = { .pid = fc->o.pid };
-	const char *no_ref = getenv("TAPKIT_NO_REF_CTR");
-	struct probeset_opts po = {
-		.pid = fc->o.pid, .mode = TP_COUNT,
-		.flags = no_ref && *no_ref && strcmp(no_ref, "0") ? PROBESET_NO_REF_CTR : 0,
-	};
+	struct probeset_opts po = { .pid = fc->o.pid, .mode = TP_COUNT };
 	char err[512];
 
 	fc->s = session_new(&so);

@@ -209,16 +209,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		}
 	}
 	opt_trace_done(&o->t);
-	if (optind >= argc)
-		usage_error("no kprobe definition given (p:FUNC or r:FUNC)");
-	if (o->t.view && o->t.duration)
-		usage_error("-v and -d cannot be used together");
-	o->def = argv[optind++];
-	if (optind < argc)
-		o->filter = argv[optind++];
-	if (optind < argc)
-		usage_error("unexpected argument '%s' (quote the definition and the filter)",
-			    argv[optind]);
+	opt_trace_def(argc, argv, optind, &o->t,
+		      "no kprobe definition given (p:FUNC or r:FUNC)", &o->def, &o->filter);
 	if (probedef_parse(o->def, second_is_func, o, &o->pd, err, sizeof(err)) < 0)
 		usage_error("%s", err);
 	if (strpbrk(o->pd.probe, "*?["))

@@ -129,16 +129,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			usage_error("-l takes a target only, not '%s'", argv[optind]);
 		return;
 	}
-	if (optind >= argc)
-		usage_error("no uprobe definition given (p:TARGET:FUNC, or -l TARGET)");
-	if (o->t.view && o->t.duration)
-		usage_error("-v and -d cannot be used together");
-	o->def = argv[optind++];
-	if (optind < argc)
-		o->filter = argv[optind++];
-	if (optind < argc)
-		usage_error("unexpected argument '%s' (quote the definition and the filter)",
-			    argv[optind]);
+	opt_trace_def(argc, argv, optind, &o->t,
+		      "no uprobe definition given (p:TARGET:FUNC, or -l TARGET)", &o->def, &o->filter);
 	parse_def(o, o->def);
 }
 

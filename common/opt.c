@@ -166,3 +166,18 @@ void opt_trace_done(const struct trace_opts *t)
 	if (t->pid && t->tid)
 		usage_error("-p and -t cannot be used together");
 }
+
+void opt_trace_def(int argc, char **argv, int optind, const struct trace_opts *t,
+		   const char *none, char **def, const char **filter)
+{
+	if (optind >= argc)
+		usage_error("%s", none);
+	if (t->view && t->duration)
+		usage_error("-v and -d cannot be used together");
+	*def = argv[optind++];
+	if (optind < argc)
+		*filter = argv[optind++];
+	if (optind < argc)
+		usage_error("unexpected argument '%s' (quote the definition and the filter)",
+			    argv[optind]);
+}

@@ -58,6 +58,13 @@ struct trace_opts {
  * errors exit, and -p with -t is one (call opt_trace_done() after). */
 bool opt_trace(int c, const char *arg, struct trace_opts *t);
 void opt_trace_done(const struct trace_opts *t);
+/*
+ * The operands of uprobe and kprobe after their options: a DEFINITION and
+ * an optional filter, into *@def and *@filter.  Usage errors exit; @none
+ * is the error when there is no definition.
+ */
+void opt_trace_def(int argc, char **argv, int optind, const struct trace_opts *t,
+		   const char *none, char **def, const char **filter);
 
 /* Summarising tools' trailing "[interval [count]]" */
 struct interval {

@@ -332,7 +332,7 @@ static int define_probes(struct session *s, const struct sites *ss,
 			 const struct probeset_opts *o, struct probeset *ps)
 {
 	bool ret = o->flags & PROBESET_RET;
-	bool refs = !(o->flags & PROBESET_NO_REF_CTR) && session_has_ref_ctr();
+	bool refs = session_has_ref_ctr();
 	size_t per = ret ? 2 : 1, n = ss->n * per, i, k;
 	struct session_probe *v = xcalloc(n, sizeof(*v));
 	struct tp **tps = xcalloc(n, sizeof(*tps));

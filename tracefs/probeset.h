@@ -36,7 +36,8 @@ struct probeset_probe {
 	struct tp *ret;		/* its return event (PROBESET_RET), else NULL */
 };
 
-/* A USDT semaphore the caller must raise itself (PROBESET_NO_REF_CTR). */
+/* A USDT semaphore the caller must raise itself: the kernel's uprobes take
+ * no reference counter (session_has_ref_ctr()). */
 struct probeset_sema {
 	char *path;		/* the object */
 	uint64_t offset;	/* the semaphore's file offset */
@@ -57,10 +58,6 @@ struct probeset {
 /* probeset_opts.flags */
 #define PROBESET_RET	(1 << 0)	/* also a return probe on each function
 					 * (refused for t: and u:) */
-#define PROBESET_NO_REF_CTR (1 << 1)	/* USDT semaphores are not given to the
-					 * kernel (as on a kernel without
-					 * uprobe reference counters, where
-					 * this is the default): see semas */
 
 struct probeset_opts {
 	pid_t pid;		/* 0, or the process whose view counts

@@ -144,7 +144,9 @@ char *session_probe_definition(const struct session *s,
 /* Print the format file of @event of our group on @f (perf-tools' -v);
  * 0 or -errno. */
 int session_print_format(const struct session *s, const char *event, FILE *f);
-/* True when uprobe definitions take a reference counter (USDT semaphore). */
+/* True when uprobe definitions take a reference counter (USDT semaphore);
+ * false also when $TAPKIT_NO_REF_CTR is set (not "0"), to use and test the
+ * fallback of kernels without them. */
 bool session_has_ref_ctr(void);
 
 /**
