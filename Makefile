@@ -39,7 +39,7 @@ ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -I. -I$(O)/gen $(PKG_CF
 # commands that resolve user-space probes), which keeps start-up short
 LDLIBS := -Wl,--as-needed $(PKG_LIBS) -pthread
 
-CORE_SRC := $(wildcard common/*.c tracefs/*.c lang/*.c)
+CORE_SRC := $(wildcard common/*.c tracefs/*.c tool/*.c lang/*.c prov/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(O)/%.o)
 LIB := $(O)/libtapkit.a
 BINS := $(TOOLS:%=$(O)/bin/%)
@@ -287,6 +287,6 @@ uninstall:
 	rm -rf $(DESTDIR)$(TAPSETDIR)
 
 clean:
-	rm -rf $(O)/bin $(O)/common $(O)/tracefs $(O)/lang $(O)/cmd $(O)/tests $(O)/gen $(O)/fuzz $(LIB)
+	rm -rf $(O)/bin $(O)/common $(O)/tracefs $(O)/tool $(O)/lang $(O)/prov $(O)/cmd $(O)/tests $(O)/gen $(O)/fuzz $(LIB)
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -2,7 +2,7 @@
 /*
  * funccount: count kernel and user functions, tracepoints and USDT probes
  * matching a bcc pattern (bcc's funccount).  Every match is one event of
- * our group (tracefs/probeset.c, all defined with one write) counted by
+ * our group (tool/probeset.c, all defined with one write) counted by
  * the kernel in perf_event counting mode: no records, so no loss and the
  * least cost per hit.  USDT semaphores are the kernel's reference counters
  * where it has them, else raised in the -p process (common/usema.c).
@@ -19,9 +19,9 @@
 #include "common/log.h"
 #include "common/opt.h"
 #include "common/perf.h"
-#include "common/tool.h"
+#include "tool/tool.h"
 #include "common/usema.h"
-#include "tracefs/probeset.h"
+#include "tool/probeset.h"
 #include "tracefs/session.h"
 
 struct opts {

@@ -21,8 +21,8 @@
 #include "common/json.h"
 #include "common/log.h"
 #include "common/opt.h"
-#include "common/tool.h"
-#include "tracefs/probeset.h"
+#include "tool/tool.h"
+#include "tool/probeset.h"
 #include "tracefs/session.h"
 
 #define MAX_DEPTH 1024		/* entries kept per thread; deeper ones are

@@ -18,7 +18,7 @@
 #include "common/opt.h"
 #include "common/task.h"
 #include "common/timefmt.h"
-#include "common/tool.h"
+#include "tool/tool.h"
 #include "tracefs/format.h"
 #include "tracefs/session.h"
 

@@ -18,9 +18,9 @@
 #include "common/kfunc.h"
 #include "common/log.h"
 #include "common/opt.h"
-#include "common/probedef.h"
-#include "common/tool.h"
-#include "tracefs/probe_tool.h"
+#include "tool/probedef.h"
+#include "tool/tool.h"
+#include "tool/probe_tool.h"
 
 struct opts {
 	struct trace_opts t;

@@ -2,7 +2,7 @@
 /*
  * opensnoop: trace open(), openat(), openat2() and creat() with their
  * paths and results, in bcc's columns.  How the path is obtained depends
- * on the kernel (tracefs/opens.h): kprobes where there are any, else
+ * on the kernel (tool/opens.h): kprobes where there are any, else
  * uprobes on the C library with the syscall tracepoints; -v says which.
  */
 #include <getopt.h>
@@ -17,8 +17,8 @@
 #include "common/opt.h"
 #include "common/task.h"
 #include "common/timefmt.h"
-#include "common/tool.h"
-#include "tracefs/opens.h"
+#include "tool/tool.h"
+#include "tool/opens.h"
 #include "tracefs/session.h"
 
 struct opts {

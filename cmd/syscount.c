@@ -23,7 +23,7 @@
 #include "common/perf.h"
 #include "common/syscalls.h"
 #include "common/task.h"
-#include "common/tool.h"
+#include "tool/tool.h"
 #include "tracefs/format.h"
 #include "tracefs/session.h"
 

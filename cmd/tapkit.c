@@ -22,6 +22,7 @@
 #include "lang/ast.h"
 #include "lang/diag.h"
 #include "lang/elab.h"
+#include "prov/prov.h"
 #include "lang/gen.h"
 #include "lang/parse.h"
 #include "lang/run.h"
@@ -257,6 +258,7 @@ static int list_probes(struct opts *o, struct diag *d,
 {
 	struct ast_script *s = ast_script_new();
 	struct elab_opts eo = { .tapset_dirs = o->dirs, .lex = lc,
+				.providers = prov_all,
 				.listing = true, .listing_vars = o->list_vars };
 	char *text = xasprintf("probe %s {}", o->list);
 	struct elab *e = NULL;
@@ -362,13 +364,14 @@ static int compile_and_run(struct opts *o, struct diag *d,
 {
 	struct ast_script *s = ast_script_new();
 	struct elab_opts eo = { .tapset_dirs = o->dirs, .lex = lc,
+				.providers = prov_all,
 				.no_display = o->pass && o->pass < 5 &&
 					      o->pass != 4,
 				.has_target = o->cmd || o->target };
 	struct timespec t0;
 	struct elab *e = NULL;
 	struct prog *prog = NULL;
-	struct run_opts ro = { 0 };
+	struct run_opts ro = { .providers = prov_all };
 	int rc = TK_EXIT_RUNTIME;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);

@@ -25,7 +25,7 @@
 #include "common/log.h"
 #include "common/opt.h"
 #include "common/target.h"
-#include "common/tool.h"
+#include "tool/tool.h"
 #include "common/usdt.h"
 
 struct opts {

@@ -15,13 +15,13 @@
 #include <event-parse.h>
 #include <tracefs.h>
 
-#include "common/evout.h"
+#include "tool/evout.h"
 #include "common/json.h"
 #include "common/ksym.h"
 #include "common/log.h"
 #include "common/opt.h"
 #include "common/timefmt.h"
-#include "common/tool.h"
+#include "tool/tool.h"
 #include "tracefs/format.h"
 #include "tracefs/session.h"
 

@@ -15,10 +15,10 @@
 #include "common/elfsym.h"
 #include "common/log.h"
 #include "common/opt.h"
-#include "common/probedef.h"
-#include "common/tool.h"
+#include "tool/probedef.h"
+#include "tool/tool.h"
 #include "common/usite.h"
-#include "tracefs/probe_tool.h"
+#include "tool/probe_tool.h"
 
 struct opts {
 	struct trace_opts t;

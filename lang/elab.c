@@ -333,8 +333,8 @@ again:
 	}
 	if (out->n > start || err)
 		goto done;
-	for (i = 0; prov_all[i]; i++) {
-		r = prov_all[i]->expand(&env, pp, &list);
+	for (i = 0; e->opts->providers && e->opts->providers[i]; i++) {
+		r = e->opts->providers[i]->expand(&env, pp, &list);
 		if (r < 0) {
 			err = -1;
 			break;

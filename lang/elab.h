@@ -93,6 +93,8 @@ struct elab_opts {
 	bool listing_vars;		/* -L: and the variables' types */
 	bool no_display;		/* -p1..: no auto-print of globals */
 	bool has_target;		/* -c or -x: target() is a process */
+	/* the probe families, asked in order; NULL-ended (prov/prov.h) */
+	const struct provider *const *providers;
 };
 
 struct elab {

@@ -1,19 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The list of providers and the helpers they share.  A new probe family
- * (lang/prov_trace.c...) is one file and one line in prov_all[].
+ * The helpers every provider shares.  The providers themselves live in
+ * prov/, one file per probe family, and their list (prov/prov.c) is handed
+ * to the language by the command (elab_opts.providers, run_opts.providers).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/log.h"
 #include "lang/provider.h"
-
-const struct provider *const prov_all[] = {
-	&prov_basic,
-	&prov_trace,
-	NULL,
-};
 
 struct prov_probe *prov_probe_new(const struct provider *prov,
 				  const char *pp, enum prov_state state)

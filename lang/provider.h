@@ -263,14 +263,6 @@ struct prov_probe *prov_probe_new(const struct provider *prov,
 void prov_probe_free(struct prov_probe *p);
 void prov_list_push(struct prov_list *l, struct prov_probe *p);
 
-/* The providers tapkit knows, in the order they are asked; NULL-ended. */
-extern const struct provider *const prov_all[];
-
-/* prov_basic.c: begin, end, error, never, timer.* */
-extern const struct provider prov_basic;
-/* prov_trace.c: kernel.trace("system:event") */
-extern const struct provider prov_trace;
-
 /* Helpers for providers: does component @i of @pp have that name, and its
  * argument as a number (false when absent or not a number). */
 bool prov_comp_is(const struct ast_pp *pp, size_t i, const char *name);

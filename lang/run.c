@@ -24,7 +24,7 @@
 
 #include "common/log.h"
 #include "common/loop.h"
-#include "common/tool.h"
+#include "common/ready.h"
 #include "lang/backend.h"
 #include "lang/gen.h"
 #include "lang/map.h"
@@ -244,8 +244,8 @@ static int attach_all(struct run *r)
 	struct prov_probe **list = xcalloc(prog->nprobes + 1, sizeof(*list));
 	int i, err = 0;
 
-	for (i = 0; prov_all[i] && i < 16; i++) {
-		const struct provider *pv = prov_all[i];
+	for (i = 0; r->o->providers && r->o->providers[i] && i < 16; i++) {
+		const struct provider *pv = r->o->providers[i];
 		size_t j, n = 0;
 
 		for (j = 0; j < prog->nprobes; j++)
@@ -329,7 +329,7 @@ int run_main(const struct prog *prog, const struct run_opts *o)
 	if (r.state == PROV_STARTING)
 		r.state = PROV_RUNNING;
 	if (!r.exiting) {
-		tool_announce_ready();
+		ready_announce();
 		release_cmd(&r);
 		if (o->time_limit > 0)
 			loop_timer(r.loop, (uint64_t)o->time_limit * 1000, 0,

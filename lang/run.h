@@ -34,6 +34,8 @@ struct run_opts {
 	struct vm_limits lim;	/* -D MAXACTION=... */
 	long maxerrors;		/* -D MAXERRORS (0: the first error ends) */
 	unsigned long buffer_kb; /* -s: per-CPU ring size, 0: the kernel's */
+	/* the probe families, attached in order; NULL-ended (prov/prov.h) */
+	const struct provider *const *providers;
 };
 
 struct run;

@@ -9,8 +9,6 @@
 
 struct session;
 
-#define SESSION_PREFIX "tapkit_"
-
 /* Parse "tapkit_<pid>_<start>"; true when @name is one of ours. */
 bool session_parse_name(const char *name, pid_t *pid, unsigned long long *start);
 /* True while the session named by @pid/@start is alive. */

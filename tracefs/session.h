@@ -32,6 +32,9 @@
 
 #include "common/event.h"
 
+/* the prefix of our instances and groups: tapkit_<pid>_<starttime> */
+#define SESSION_PREFIX "tapkit_"
+
 struct loop;
 struct json;
 struct tep_event;
@@ -211,15 +214,5 @@ void session_close(struct session *s);
  * were removed, or -errno.
  */
 int session_cleanup_stale(void);
-
-struct tool;
-/*
- * struct tool callbacks for a command whose one source is the session at
- * *t->session: drain it; report lost events (and the JSON summary object
- * when t->json); free it.
- */
-int session_tool_drain(struct tool *t);
-void session_tool_summary(struct tool *t);
-void session_tool_teardown(struct tool *t);
 
 #endif

@@ -26,3 +26,21 @@
 		[ -f "$TAPKIT_TOP/cmd/$t.c" ]
 	done
 }
+
+@test "includes follow the folders' dependency direction" {
+	run "$TAPKIT_TOP/scripts/check-deps.sh" "$TAPKIT_TOP"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ $output == *"ok 1 - include direction"* ]]
+}
+
+@test "the include check names the file and line of a wrong edge" {
+	tree=$BATS_TEST_TMPDIR/tree
+	mkdir -p "$tree/lang" "$tree/common"
+	printf '#include "common/log.h"\n#include "tracefs/session.h"\n' > "$tree/lang/x.c"
+	printf '#include "lang/ast.h"\n' > "$tree/common/y.h"
+	run "$TAPKIT_TOP/scripts/check-deps.sh" "$tree"
+	[ "$status" -eq 1 ]
+	[[ $output == *"# lang/x.c:2: lang/ may not include tracefs/"* ]] || { echo "$output"; false; }
+	[[ $output == *"# common/y.h:1: common/ may not include lang/"* ]] || { echo "$output"; false; }
+	[[ $output != *"common/log.h"* ]]
+}

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "common/event.h"
-#include "tracefs/opens.h"
+#include "tool/opens.h"
 
 struct hmap;
 struct tp;

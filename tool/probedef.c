@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/evout.h"
+#include "tool/evout.h"
 #include "common/json.h"
 #include "common/ksym.h"
 #include "common/log.h"
-#include "common/probedef.h"
+#include "tool/probedef.h"
 #include "common/task.h"
 #include "common/timefmt.h"
 

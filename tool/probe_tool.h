@@ -5,14 +5,14 @@
 /*
  * The run of a command that traces one dynamic probe as perf-tools' uprobe
  * and kprobe do: a session of its own, the probe defined in its group,
- * each hit printed by probe_out (common/probedef.h) with -s stacks, -p/-t
+ * each hit printed by probe_out (tool/probedef.h) with -s stacks, -p/-t
  * scoping, -d; or with -v the event's format printed and the probe removed.
  * The command parses its definition and says how to define the probe.
  */
 #include <stdbool.h>
 
 #include "common/opt.h"
-#include "common/probedef.h"
+#include "tool/probedef.h"
 #include "tracefs/session.h"
 
 struct ksyms;

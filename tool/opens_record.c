@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "common/hmap.h"
-#include "tracefs/opens_int.h"
+#include "tool/opens_int.h"
 #include "tracefs/session.h"
 
 /* A __data_loc string the probe fetched: length 0 is the kernel's fault. */

@@ -28,8 +28,8 @@
 
 #include "common/log.h"
 #include "common/task.h"
-#include "lang/prov_trace.h"
-#include "lang/provider.h"
+#include "prov/trace.h"
+#include "prov/prov.h"
 #include "lang/run.h"
 #include "tracefs/format.h"
 #include "tracefs/session.h"

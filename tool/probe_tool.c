@@ -8,12 +8,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/evout.h"
+#include "tool/evout.h"
 #include "common/ksym.h"
 #include "common/log.h"
-#include "common/tool.h"
+#include "tool/tool.h"
 #include "tracefs/format.h"
-#include "tracefs/probe_tool.h"
+#include "tool/probe_tool.h"
 
 static void on_event(const struct tk_event *ev, void *arg)
 {

@@ -3,10 +3,10 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "common/evout.h"
+#include "tool/evout.h"
 #include "common/json.h"
 #include "common/opt.h"
-#include "common/tool.h"
+#include "tool/tool.h"
 
 void evout_line(const char *comm, int pid, int cpu, uint64_t ts,
 		const char *name, const char *fmt, ...)

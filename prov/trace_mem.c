@@ -34,7 +34,7 @@
 
 #include "common/log.h"
 #include "lang/fmt.h"
-#include "lang/prov_trace.h"
+#include "prov/trace.h"
 #include "tracefs/format.h"
 #include "tracefs/session.h"
 

@@ -4,7 +4,7 @@
  */
 #include <stdio.h>
 
-#include "common/tool.h"
+#include "tool/tool.h"
 #include "tracefs/session.h"
 
 int session_tool_drain(struct tool *t)

@@ -30,7 +30,7 @@ struct tool {
 	long interval_secs;		/* [interval [count]] */
 	long count;
 	pid_t target;			/* -p PID: end when it exits */
-	/* for the session_tool_*() callbacks (tracefs/session.h): where the
+	/* for the session_tool_*() callbacks (below): where the
 	 * command keeps its one session, and whether it prints JSON */
 	struct session **session;
 	bool json;
@@ -39,6 +39,15 @@ struct tool {
 /* Runs the tool and returns the process exit status. */
 int tool_run(struct tool *t);
 
+/*
+ * struct tool callbacks for a command whose one source is the session at
+ * *t->session (tool/session_tool.c): drain it; report lost events (and the
+ * JSON summary object when t->json); free it.
+ */
+int session_tool_drain(struct tool *t);
+void session_tool_summary(struct tool *t);
+void session_tool_teardown(struct tool *t);
+
 /* Stops the running tool's loop (e.g. on EPIPE from a handler). */
 void tool_stop(void);
 /* Flush stdout; on EPIPE stop quietly.  Returns false when output is gone. */
@@ -46,8 +55,5 @@ bool tool_flush(void);
 /* tool_flush() as a per-batch callback (session_opts.batch_end). */
 void tool_flush_batch(void *unused);
 
-/* Create $TAPKIT_READY_FILE, if set: tracing is live (systemd's READY=1,
- * as a file, for scripts that start their workload only then). */
-void tool_announce_ready(void);
 
 #endif

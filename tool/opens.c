@@ -37,7 +37,7 @@
 #include "common/log.h"
 #include "common/usite.h"
 #include "tracefs/format.h"
-#include "tracefs/opens_int.h"
+#include "tool/opens_int.h"
 #include "tracefs/session.h"
 
 /* The argument registers as fetch args name them. */

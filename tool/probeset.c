@@ -34,8 +34,7 @@
 #include "common/kfunc.h"
 #include "common/log.h"
 #include "common/usite.h"
-#include "tracefs/internal.h"
-#include "tracefs/probeset.h"
+#include "tool/probeset.h"
 
 #define DEFAULT_MAX 1000
 

@@ -13,7 +13,8 @@
 
 #include "common/log.h"
 #include "common/loop.h"
-#include "common/tool.h"
+#include "common/ready.h"
+#include "tool/tool.h"
 
 static struct tool *running;
 static struct loop *running_loop;
@@ -51,19 +52,6 @@ void tool_flush_batch(void *unused)
  * $TAPKIT_READY_FILE names a file created once tracing is live, so a script
  * can start its workload only then (systemd's READY=1, as a file).
  */
-void tool_announce_ready(void)
-{
-	const char *path = getenv("TAPKIT_READY_FILE");
-	int fd;
-
-	if (!path || !*path)
-		return;
-	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0)
-		pr_warn("cannot create TAPKIT_READY_FILE '%s': %s", path, strerror(errno));
-	else
-		close(fd);
-}
 
 static int on_duration(struct loop *l, int fd, void *arg)
 {
@@ -124,7 +112,7 @@ int tool_run(struct tool *t)
 			goto out_teardown;
 		}
 	}
-	tool_announce_ready();
+	ready_announce();
 
 	err = loop_run(l);
 	if (err < 0 && err != -EPIPE) {

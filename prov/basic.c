@@ -24,7 +24,7 @@
 #include "common/log.h"
 #include "common/loop.h"
 #include "lang/diag.h"
-#include "lang/provider.h"
+#include "prov/prov.h"
 #include "lang/run.h"
 
 #define JIFFY_NS 4000000LL	/* CONFIG_HZ=250 */
