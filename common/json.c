@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/escape.h"
 #include "common/json.h"
 
 /* The comma slot of the current level (shared past JSON_MAX_DEPTH). */
@@ -91,38 +92,6 @@ void json_end(struct json *j)
 	j->first[0] = true;
 }
 
-/* Length of the well-formed UTF-8 sequence at @s (at most @n bytes), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned char c = s[0];
-	size_t len, i;
-	unsigned char lo = 0x80, hi = 0xbf;	/* range of the second byte */
-
-	if (c >= 0xc2 && c <= 0xdf) {
-		len = 2;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		if (c == 0xe0)
-			lo = 0xa0;		/* overlong */
-		else if (c == 0xed)
-			hi = 0x9f;		/* UTF-16 surrogates */
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		if (c == 0xf0)
-			lo = 0x90;		/* overlong */
-		else if (c == 0xf4)
-			hi = 0x8f;		/* above U+10FFFF */
-	} else {
-		return 0;			/* 80-c1 and f5-ff never start one */
-	}
-	if (n < len || s[1] < lo || s[1] > hi)
-		return 0;
-	for (i = 2; i < len; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	return len;
-}
-
 /**
  * json_quote() - write @len bytes of @s as a JSON string literal to @f
  *
@@ -146,7 +115,7 @@ void json_quote(FILE *f, const char *s, size_t len)
 			continue;
 		}
 		if (c >= 0x80) {
-			n = utf8_len(p + i, len - i);
+			n = utf8_seq_len(p + i, len - i);
 			if (n) {
 				i += n;
 				continue;
