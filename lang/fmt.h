@@ -3,9 +3,9 @@
 #define TAPKIT_LANG_FMT_H
 
 /*
- * SystemTap's printf/sprintf, byte for byte, and the growable string buffer
- * every runtime printer writes into (print() appends to one and flushes it
- * to stdout, sprint() keeps the first MAXSTRINGLEN-1 bytes).
+ * SystemTap's printf/sprintf, byte for byte, into the growable string
+ * buffer of lang/fmt_sb.h (print() appends to one and flushes it to
+ * stdout, sprint() keeps the first MAXSTRINGLEN-1 bytes).
  *
  * A format is checked once at compile time with fmt_parse() (stap's own
  * error texts below), optionally compiled with fmt_compile(), and run per
@@ -16,36 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* ---- growable byte string ------------------------------------------- */
-
-struct strbuf {
-	char *buf;	/* NUL-terminated after the first add; may hold NULs */
-	size_t len;
-	size_t alloc;
-};
-
-#define STRBUF_INIT { NULL, 0, 0 }
-
-/* Free the bytes; the buffer is empty and reusable afterwards. */
-void fmt_sb_release(struct strbuf *sb);
-/* Empty the buffer but keep its memory. */
-void fmt_sb_reset(struct strbuf *sb);
-/* Make room for @extra more bytes (plus the terminating NUL). */
-void fmt_sb_grow(struct strbuf *sb, size_t extra);
-void fmt_sb_add(struct strbuf *sb, const void *data, size_t n);
-void fmt_sb_addc(struct strbuf *sb, char c);
-/* Append @n copies of @c. */
-void fmt_sb_addnc(struct strbuf *sb, char c, size_t n);
-void fmt_sb_addstr(struct strbuf *sb, const char *s);
-/* Append C printf output (host printf, not stap's: for fixed layouts). */
-void fmt_sb_addf(struct strbuf *sb, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* Shorten to @len bytes (no-op if already shorter). */
-void fmt_sb_truncate(struct strbuf *sb, size_t len);
-/* The contents as a C string; "" for a never-used buffer. */
-const char *fmt_sb_str(const struct strbuf *sb);
-/* fwrite() all bytes (NULs included); 0 or -EIO. */
-int fmt_sb_write(const struct strbuf *sb, FILE *f);
+#include "lang/fmt_sb.h"
 
 /* ---- values the VM prints -------------------------------------------- */
 

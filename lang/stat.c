@@ -37,7 +37,7 @@
 #include <string.h>
 
 #include "common/log.h"
-#include "lang/fmt.h"
+#include "lang/fmt_sb.h"
 #include "lang/stat.h"
 
 /* _stp_div64(): C division, 0 for a zero divisor, no trap on -1. */

@@ -33,7 +33,7 @@
 #include <string.h>
 
 #include "common/log.h"
-#include "lang/fmt.h"
+#include "lang/fmt_sb.h"
 #include "prov/trace.h"
 #include "tracefs/format.h"
 #include "tracefs/session.h"

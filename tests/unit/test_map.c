@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "lang/fmt.h"
+#include "lang/fmt_sb.h"
 #include "lang/map.h"
 #include "tests/unit/unit.h"
 

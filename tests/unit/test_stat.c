@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "lang/fmt.h"
+#include "lang/fmt_sb.h"
 #include "lang/stat.h"
 #include "tests/unit/unit.h"
 
