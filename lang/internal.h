@@ -3,9 +3,8 @@
 #define TAPKIT_LANG_INTERNAL_H
 
 /*
- * Declarations shared by the files of lang/'s front end and nobody else:
- * the lexer state of lex.c and its preprocessor pp.c, and the parser
- * state of parse.c and its expression grammar parse_expr.c.
+ * Declarations shared by the files of lang/'s parser and nobody else:
+ * the parser state of parse.c and its expression grammar parse_expr.c.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -14,90 +13,12 @@
 #include "lang/ast.h"
 #include "lang/diag.h"
 #include "lang/lex.h"
-
-/* ---- lexer (lex.c, pp.c) ---------------------------------------------- */
-
-struct tokvec {
-	struct token *v;
-	size_t n, cap;
-};
-
-struct macro {
-	struct macro *next;
-	char *name;		/* without the '@' */
-	char **params;
-	size_t nparams;
-	struct tokvec body;
-	struct diag_loc loc;
-};
-
-/*
- * One expansion in progress, replaying a macro body or the argument given
- * for a parameter.  @scope is the activation whose parameters an `@name`
- * met while replaying refers to: the activation itself for a macro body,
- * the invoker's scope (@caller of the macro activation) for an argument.
- * Scopes always lie deeper in the stack, so they outlive their users.
- */
-struct act {
-	struct act *down;
-	const struct tokvec *toks;
-	size_t pos;
-	struct macro *macro;	/* NULL when replaying an argument */
-	struct tokvec *args;	/* macro->nparams argument token lists */
-	struct act *scope;
-	struct act *caller;
-};
-
-enum pp_state { PP_KEEP_THEN, PP_SKIP_THEN, PP_KEEP_ELSE, PP_SKIP_ELSE };
-
-struct pp_cond {
-	struct diag_loc loc;	/* of its %( */
-	enum pp_state state;
-};
-
-struct lexer {
-	struct diag *d;
-	const struct diag_file *file;
-	struct lex_config cfg;
-	char *kernel_v;		/* derived from kernel_vr when not given */
-
-	/* scanner: a private copy of the text, arguments pasted in */
-	char *buf;
-	size_t len, pos;
-	unsigned line, col;
-	size_t paste_left;	/* pasted bytes still to read */
-	unsigned saved_line, saved_col;	/* the cursor after the `$N` */
-	unsigned end_line, end_col;	/* just past the last token */
-	bool quiet;		/* skipping a branch: no lexical errors */
-
-	/* macros */
-	struct macro *macros;
-	struct act *top;
-	unsigned depth;
-	struct diag_loc outer;	/* the invocation the stack started from */
-	struct token pending;	/* one token pushed back at file level */
-	bool has_pending;
-
-	/* conditionals */
-	struct pp_cond *conds;
-	size_t nconds, conds_cap;
-};
-
-/* Append *@t to @v, taking its text; *@t is left empty. */
-void lex_tokvec_push(struct tokvec *v, struct token *t);
-/* Release every token of @v and its array; @v is left empty. */
-void lex_tokvec_release(struct tokvec *v);
-/* The next raw token: no macros, no conditionals (layer 1, lex.c). */
-void lex_scan(struct lexer *lx, struct token *t);
-/* Abandon every expansion in progress (after a runaway recursion). */
-void pp_unwind(struct lexer *lx);
-/* Free a macro definition. */
-void pp_macro_free(struct macro *m);
+#include "lang/pp.h"
 
 /* ---- parser (parse.c, parse_expr.c) ------------------------------------ */
 
 struct parser {
-	struct lexer *lx;
+	struct pp *pp;		/* the preprocessed token stream */
 	struct diag *d;
 	struct ast_script *script;
 	const struct diag_file *file;

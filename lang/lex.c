@@ -1,35 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The lexer and preprocessor of the probe language.
+ * The lexer of the probe language: characters to raw tokens, as
+ * systemtap's lexer::scan() in parse.cxx.  The preprocessor (lang/pp.c)
+ * pulls its tokens from lex_next() and hands the parser the result.
  *
- * Three layers, each pulling tokens from the one below, as in systemtap's
- * parse.cxx (lexer::scan, parser::scan_pp1, parser::scan_pp):
- *
- * 1. lex_scan(): characters to raw tokens.  Script arguments are pasted
- *    here, as characters: "$1" inserts the argument's text into the buffer
- *    at the cursor and scanning goes on through it, so `$1` = "5" is the
- *    number 5 and `@1` = `a"b` the string "a\"b".  Tokens lexed from
- *    pasted text are located at the `$1`.  A `$N` inside pasted text is an
- *    error (no recursive substitution), as in stap.
- *
- * 2. scan_pp1(): macros.  `@define` is handled where it appears (outside
- *    macro bodies only); an `@name` naming a macro, or a parameter of the
- *    macro being expanded, pushes an activation that replays its tokens.
- *    Arguments are collected unexpanded and expanded where the parameter
- *    is used, in the scope of the invocation (a closure, as stap does), so
- *    `@define f(x) %( @x %)  @define g(y) %( @f(@y) %)` works.  Expansion
- *    deeper than LEX_MACRO_DEPTH is reported and abandoned.  Macros are
- *    per lexer, i.e. per file.  Tokens from a macro body keep the location
- *    they have in the definition.
- *
- * 3. lex_next(): conditionals %( COND %? ... %: ... %).  The condition is
- *    read from macro-expanded tokens and evaluated at once; the tokens of
- *    the branch not taken are skipped raw (no macro definitions or
- *    expansions, no lexical errors reported: a skipped branch may hold
- *    what this version cannot read, or a `$3` beyond the arguments given).
- *
- * Layer 1 is here; layers 2 and 3 are in pp.c.  The struct lexer they
- * share is in internal.h.
+ * Script arguments are pasted here, as characters: "$1" inserts the
+ * argument's text into the buffer at the cursor and scanning goes on
+ * through it, so `$1` = "5" is the number 5 and `@1` = `a"b` the string
+ * "a\"b".  Tokens lexed from pasted text are located at the `$1`.  A `$N`
+ * inside pasted text is an error (no recursive substitution), as in stap.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -38,8 +17,23 @@
 #include <string.h>
 
 #include "common/log.h"
-#include "lang/internal.h"
 #include "lang/lex.h"
+
+struct lexer {
+	struct diag *d;
+	const struct diag_file *file;
+	const char *const *argv;	/* script arguments: $1 is argv[0] */
+	int argc;
+
+	/* a private copy of the text, arguments pasted in */
+	char *buf;
+	size_t len, pos;
+	unsigned line, col;
+	size_t paste_left;	/* pasted bytes still to read */
+	unsigned saved_line, saved_col;	/* the cursor after the `$N` */
+	unsigned end_line, end_col;	/* just past the last token */
+	bool quiet;		/* no lexical errors (lex_set_quiet()) */
+};
 
 static const char *const kind_str[TOK_NKINDS] = {
 	[TOK_EOF] = "end of input",
@@ -89,26 +83,6 @@ static struct diag_loc mkloc(const struct lexer *lx, unsigned line,
 			     unsigned col)
 {
 	return (struct diag_loc){ .file = lx->file, .line = line, .col = col };
-}
-
-void lex_tokvec_push(struct tokvec *v, struct token *t)
-{
-	if (v->n == v->cap) {
-		v->cap = v->cap ? 2 * v->cap : 8;
-		v->v = xrealloc(v->v, v->cap * sizeof(*v->v));
-	}
-	v->v[v->n++] = *t;
-	memset(t, 0, sizeof(*t));
-}
-
-void lex_tokvec_release(struct tokvec *v)
-{
-	size_t i;
-
-	for (i = 0; i < v->n; i++)
-		lex_token_release(&v->v[i]);
-	free(v->v);
-	memset(v, 0, sizeof(*v));
 }
 
 void lex_token_release(struct token *t)
@@ -167,7 +141,7 @@ char *lex_quote(const char *s, size_t len)
 }
 
 /* ---------------------------------------------------------------- */
-/* Layer 1: the scanner                                              */
+/* The scanner                                                       */
 
 static int peekc(const struct lexer *lx, size_t n)
 {
@@ -248,7 +222,7 @@ static bool paste_argument(struct lexer *lx, int sigil, struct diag_loc loc,
 				  "command line arguments");
 			return false;
 		}
-		snprintf(num, sizeof(num), "%d", lx->cfg.argc);
+		snprintf(num, sizeof(num), "%d", lx->argc);
 		arg = num;
 	} else {
 		while (isdigit(peekc(lx, 0))) {
@@ -262,18 +236,18 @@ static bool paste_argument(struct lexer *lx, int sigil, struct diag_loc loc,
 				  "command line arguments");
 			return false;
 		}
-		if (idx == 0 || idx > (unsigned long)lx->cfg.argc) {
-			if (lx->cfg.argc > 0)
+		if (idx == 0 || idx > (unsigned long)lx->argc) {
+			if (lx->argc > 0)
 				lex_error(lx, loc, "command line argument index "
 					  "%lu out of range [1-%d]", idx,
-					  lx->cfg.argc);
+					  lx->argc);
 			else
 				lex_error(lx, loc, "command line argument index "
 					  "%lu out of range (no arguments given)",
 					  idx);
 			return false;
 		}
-		arg = lx->cfg.argv[idx - 1];
+		arg = lx->argv[idx - 1];
 	}
 	if (!quoted) {
 		paste(lx, arg, loc);
@@ -434,8 +408,7 @@ static enum tok keyword(const char *s)
 	return TOK_IDENT;
 }
 
-/* The next raw token: no macros, no conditionals. */
-void lex_scan(struct lexer *lx, struct token *t)
+void lex_next(struct lexer *lx, struct token *t)
 {
 	bool space = false, nested;
 	size_t start;
@@ -515,33 +488,12 @@ struct lexer *lex_new(struct diag *d, const struct diag_file *src,
 		      const struct lex_config *cfg)
 {
 	struct lexer *lx = xcalloc(1, sizeof(*lx));
-	const char *dash;
 
 	lx->d = d;
 	lx->file = src;
-	if (cfg)
-		lx->cfg = *cfg;
-	if (!lx->cfg.kernel_vr)
-		lx->cfg.kernel_vr = "";
-	if (!lx->cfg.arch)
-		lx->cfg.arch = "";
-	if (!lx->cfg.runtime)
-		lx->cfg.runtime = "kernel";
-	if (!lx->cfg.systemtap_v)
-		lx->cfg.systemtap_v = "5.0";
-	if (!lx->cfg.privilege)
-		lx->cfg.privilege = "stapusr";
-	if (lx->cfg.argc < 0 || !lx->cfg.argv)
-		lx->cfg.argc = 0;
-	if (lx->cfg.kernel_v) {
-		lx->kernel_v = xstrdup(lx->cfg.kernel_v);
-	} else {
-		dash = strchr(lx->cfg.kernel_vr, '-');
-		lx->kernel_v = dash ? strndup(lx->cfg.kernel_vr,
-					      (size_t)(dash - lx->cfg.kernel_vr)) :
-				      xstrdup(lx->cfg.kernel_vr);
-		if (!lx->kernel_v)
-			die("out of memory");
+	if (cfg && cfg->argc > 0 && cfg->argv) {
+		lx->argv = cfg->argv;
+		lx->argc = cfg->argc;
 	}
 	lx->buf = xmalloc(src->len + 1);
 	memcpy(lx->buf, src->text, src->len + 1);
@@ -551,20 +503,15 @@ struct lexer *lex_new(struct diag *d, const struct diag_file *src,
 	return lx;
 }
 
+void lex_set_quiet(struct lexer *lx, bool quiet)
+{
+	lx->quiet = quiet;
+}
+
 void lex_free(struct lexer *lx)
 {
-	struct macro *m, *next;
-
 	if (!lx)
 		return;
-	pp_unwind(lx);
-	for (m = lx->macros; m; m = next) {
-		next = m->next;
-		pp_macro_free(m);
-	}
-	lex_token_release(&lx->pending);
-	free(lx->conds);
-	free(lx->kernel_v);
 	free(lx->buf);
 	free(lx);
 }

@@ -3,21 +3,15 @@
 #define TAPKIT_LANG_LEX_H
 
 /*
- * The lexer of the SystemTap probe language, preprocessing included.
+ * The lexer of the SystemTap probe language: source text to raw tokens,
+ * script arguments pasted in.
  *
- * lex_next() hands the parser fully preprocessed tokens:
- *
- *   - script arguments: $1..$N are replaced by the argument's text, which
- *     is then lexed (stap pastes characters: $1 = "5" gives the number 5,
- *     $1 = "a.b" gives three tokens), @1..@N by a string literal holding
- *     the argument, $# and @# by the argument count (number / string);
- *   - macros: @define NAME %( body %) and @define NAME(a, b) %( ... @a ...
- *     %), invoked as @NAME or @NAME(x, y);
- *   - conditionals: %( COND %? tokens [%: tokens] %), COND comparing
- *     kernel_v, kernel_vr, systemtap_v (as versions, with globs for == and
- *     !=), arch, runtime, systemtap_privilege (globs), guru_mode,
- *     CONFIG_XXX, strings or numbers, joined with && and || (&& binds
- *     tighter) and grouped with parentheses (a tapkit extension).
+ * $1..$N are replaced by the argument's text, which is then lexed (stap
+ * pastes characters: $1 = "5" gives the number 5, $1 = "a.b" gives three
+ * tokens), @1..@N by a string literal holding the argument, $# and @# by
+ * the argument count (number / string).  Macros and %( %) conditionals
+ * are the preprocessor's (lang/pp.h), which reads its tokens from here
+ * and is what the parser reads from.
  *
  * Errors go to the struct diag; the token stream goes on after them.
  */
@@ -69,8 +63,10 @@ struct token {
 };
 
 /*
- * What the preprocessor compares against; the command fills it from
- * uname() and its options.  NULL fields take the default noted.
+ * The front end's configuration: the script arguments the lexer pastes,
+ * and what the preprocessor's conditionals compare against.  The command
+ * fills it from its arguments, uname() and its options.  NULL fields take
+ * the default noted.
  */
 struct lex_config {
 	const char *const *argv;	/* script arguments: $1 is argv[0] */
@@ -87,26 +83,28 @@ struct lex_config {
 	void *kconfig_ctx;
 };
 
-/* Macro expansion deeper than this is reported as (likely) recursion. */
-#define LEX_MACRO_DEPTH 100
-
 struct lexer;
 
 /*
- * A lexer over @src (registered in @d, which receives the errors).
- * @cfg may be NULL; it is copied, but the strings it points to must live
- * as long as the lexer.  Free with lex_free().
+ * A lexer over @src (registered in @d, which receives the errors).  Of
+ * @cfg (may be NULL) it uses the script arguments, which must live as
+ * long as the lexer.  Free with lex_free().
  */
 struct lexer *lex_new(struct diag *d, const struct diag_file *src,
 		      const struct lex_config *cfg);
 void lex_free(struct lexer *lx);
 
 /*
- * The next preprocessed token into *@t (overwritten, not released: the
- * caller owns t->text and calls lex_token_release()).  At the end it
- * returns TOK_EOF, again and again.
+ * The next raw token into *@t: script arguments pasted, no macros, no
+ * conditionals (*@t is overwritten, not released: the caller owns t->text
+ * and calls lex_token_release()).  At the end it returns TOK_EOF, again
+ * and again.
  */
 void lex_next(struct lexer *lx, struct token *t);
+
+/* While @quiet, lexical errors are not reported (a skipped %( %) branch
+ * may hold what this version cannot read). */
+void lex_set_quiet(struct lexer *lx, bool quiet);
 
 /* Free t->text and reset *@t to an empty TOK_EOF. */
 void lex_token_release(struct token *t);

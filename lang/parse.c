@@ -42,7 +42,7 @@ void parse_next(struct parser *p)
 	else if (p->tok.kind == TOK_RPAREN)
 		p->depth--;
 	lex_token_release(&p->tok);
-	lex_next(p->lx, &p->tok);
+	pp_next(p->pp, &p->tok);
 	p->ntok++;
 }
 
@@ -561,7 +561,7 @@ static struct ast_stmt *parse_statement(struct parser *p)
 
 static void parse_pp_list(struct parser *p, struct ast_pps *out, bool braces);
 
-static struct ast_pp *pp_new(struct diag_loc loc)
+static struct ast_pp *point_new(struct diag_loc loc)
 {
 	struct ast_pp *pp = xcalloc(1, sizeof(*pp));
 
@@ -618,7 +618,7 @@ static void parse_component(struct parser *p, struct ast_pps *out)
 			return;
 		}
 	}
-	pp = pp_new(c.loc);
+	pp = point_new(c.loc);
 	pp->comps = xmalloc(sizeof(c));
 	pp->comps[0] = c;
 	pp->ncomps = 1;
@@ -626,7 +626,7 @@ static void parse_component(struct parser *p, struct ast_pps *out)
 }
 
 /* @pps := every prefix in @pps followed by every point in @suffix. */
-static bool pp_product(struct parser *p, struct ast_pps *pps,
+static bool point_product(struct parser *p, struct ast_pps *pps,
 		       struct ast_pps *suffix)
 {
 	struct ast_pps prod = { 0 };
@@ -643,7 +643,7 @@ static bool pp_product(struct parser *p, struct ast_pps *pps,
 		}
 		for (j = 0; j < suffix->n; j++) {
 			b = suffix->v[j];
-			c = pp_new(a->loc);
+			c = point_new(a->loc);
 			c->ncomps = a->ncomps + b->ncomps;
 			c->comps = xcalloc(c->ncomps, sizeof(*c->comps));
 			for (k = 0; k < c->ncomps; k++) {
@@ -679,7 +679,7 @@ static void parse_pp(struct parser *p, struct ast_pps *out)
 	parse_component(p, &pps);
 	while (!p->panic && parse_accept(p, TOK_DOT)) {
 		parse_component(p, &suffix);
-		if (p->panic || !pp_product(p, &pps, &suffix))
+		if (p->panic || !point_product(p, &pps, &suffix))
 			goto fail;
 	}
 	if (p->panic)
@@ -1054,11 +1054,11 @@ int parse_source(struct ast_script *script, struct diag *d,
 	f->src = src;
 	f->library = p.library;
 	AST_VEC_PUSH(&script->files, f);
-	p.lx = lex_new(d, src, cfg);
-	lex_next(p.lx, &p.tok);
+	p.pp = pp_new(d, src, cfg);
+	pp_next(p.pp, &p.tok);
 	parse_script(&p);
 	lex_token_release(&p.tok);
-	lex_free(p.lx);
+	pp_free(p.pp);
 	return diag_errors(d) != errors ? -EINVAL : 0;
 }
 

@@ -5,7 +5,7 @@
 /*
  * The recursive-descent parser of the probe language (stap's grammar, as
  * in systemtap's parse.cxx; each function in parse.c starts with the rule
- * it implements).  It reads preprocessed tokens from lang/lex.h and adds
+ * it implements).  It reads preprocessed tokens from lang/pp.h and adds
  * declarations to a struct ast_script.
  *
  * Errors are reported to the struct diag, all of them in one run: after a

@@ -1,18 +1,116 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The preprocessor of the probe language: layers 2 (macros, scan_pp1())
- * and 3 (conditionals, lex_next()) of the lexer described at the top of
- * lex.c, pulling raw tokens from its layer 1, lex_scan().
+ * The preprocessor of the probe language, layered on the lexer as in
+ * systemtap's parse.cxx (lexer::scan, parser::scan_pp1, parser::scan_pp):
+ *
+ * 1. lex_next() (lex.c): characters to raw tokens, script arguments
+ *    pasted.
+ *
+ * 2. scan_pp1(): macros.  `@define` is handled where it appears (outside
+ *    macro bodies only); an `@name` naming a macro, or a parameter of the
+ *    macro being expanded, pushes an activation that replays its tokens.
+ *    Arguments are collected unexpanded and expanded where the parameter
+ *    is used, in the scope of the invocation (a closure, as stap does), so
+ *    `@define f(x) %( @x %)  @define g(y) %( @f(@y) %)` works.  Expansion
+ *    deeper than PP_MACRO_DEPTH is reported and abandoned.  Macros are
+ *    per preprocessor, i.e. per file.  Tokens from a macro body keep the
+ *    location they have in the definition.
+ *
+ * 3. pp_next(): conditionals %( COND %? ... %: ... %).  The condition is
+ *    read from macro-expanded tokens and evaluated at once; the tokens of
+ *    the branch not taken are skipped raw (no macro definitions or
+ *    expansions, and the lexer quiet: a skipped branch may hold what this
+ *    version cannot read, or a `$3` beyond the arguments given).
  */
 #include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/log.h"
-#include "lang/internal.h"
 #include "lang/lex.h"
+#include "lang/pp.h"
+
+struct tokvec {
+	struct token *v;
+	size_t n, cap;
+};
+
+struct macro {
+	struct macro *next;
+	char *name;		/* without the '@' */
+	char **params;
+	size_t nparams;
+	struct tokvec body;
+	struct diag_loc loc;
+};
+
+/*
+ * One expansion in progress, replaying a macro body or the argument given
+ * for a parameter.  @scope is the activation whose parameters an `@name`
+ * met while replaying refers to: the activation itself for a macro body,
+ * the invoker's scope (@caller of the macro activation) for an argument.
+ * Scopes always lie deeper in the stack, so they outlive their users.
+ */
+struct act {
+	struct act *down;
+	const struct tokvec *toks;
+	size_t pos;
+	struct macro *macro;	/* NULL when replaying an argument */
+	struct tokvec *args;	/* macro->nparams argument token lists */
+	struct act *scope;
+	struct act *caller;
+};
+
+enum pp_state { PP_KEEP_THEN, PP_SKIP_THEN, PP_KEEP_ELSE, PP_SKIP_ELSE };
+
+struct pp_cond {
+	struct diag_loc loc;	/* of its %( */
+	enum pp_state state;
+};
+
+struct pp {
+	struct lexer *lx;	/* layer 1: owned */
+	struct diag *d;
+	struct lex_config cfg;
+	char *kernel_v;		/* derived from kernel_vr when not given */
+
+	/* macros */
+	struct macro *macros;
+	struct act *top;
+	unsigned depth;
+	struct diag_loc outer;	/* the invocation the stack started from */
+	struct token pending;	/* one token pushed back at file level */
+	bool has_pending;
+
+	/* conditionals */
+	struct pp_cond *conds;
+	size_t nconds, conds_cap;
+};
+
+/* Append *@t to @v, taking its text; *@t is left empty. */
+static void tokvec_push(struct tokvec *v, struct token *t)
+{
+	if (v->n == v->cap) {
+		v->cap = v->cap ? 2 * v->cap : 8;
+		v->v = xrealloc(v->v, v->cap * sizeof(*v->v));
+	}
+	v->v[v->n++] = *t;
+	memset(t, 0, sizeof(*t));
+}
+
+/* Release every token of @v and its array; @v is left empty. */
+static void tokvec_release(struct tokvec *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->n; i++)
+		lex_token_release(&v->v[i]);
+	free(v->v);
+	memset(v, 0, sizeof(*v));
+}
 
 /* The built-in @words; a macro by one of these names gets a warning. */
 static const char *const atwords[] = {
@@ -24,28 +122,28 @@ static const char *const atwords[] = {
 /* ---------------------------------------------------------------- */
 /* Layer 2: macros                                                   */
 
-static void act_pop(struct lexer *lx)
+static void act_pop(struct pp *pp)
 {
-	struct act *a = lx->top;
+	struct act *a = pp->top;
 	size_t i;
 
-	lx->top = a->down;
-	lx->depth--;
+	pp->top = a->down;
+	pp->depth--;
 	if (a->macro && a->args) {
 		for (i = 0; i < a->macro->nparams; i++)
-			lex_tokvec_release(&a->args[i]);
+			tokvec_release(&a->args[i]);
 		free(a->args);
 	}
 	free(a);
 }
 
-static void act_push(struct lexer *lx, const struct tokvec *toks,
+static void act_push(struct pp *pp, const struct tokvec *toks,
 		     struct macro *m, struct tokvec *args, struct act *scope,
 		     const struct diag_loc *at)
 {
 	struct act *a = xcalloc(1, sizeof(*a));
 
-	a->down = lx->top;
+	a->down = pp->top;
 	a->toks = toks;
 	a->macro = m;
 	a->args = args;
@@ -55,66 +153,66 @@ static void act_push(struct lexer *lx, const struct tokvec *toks,
 	} else {
 		a->scope = scope;
 	}
-	if (!lx->top)
-		lx->outer = *at;
-	lx->top = a;
-	lx->depth++;
+	if (!pp->top)
+		pp->outer = *at;
+	pp->top = a;
+	pp->depth++;
 }
 
 /*
  * The next token of the innermost source: the top activation, else the
  * file.  False at the end of an activation (which stays on the stack).
  */
-static bool next_pp1(struct lexer *lx, struct token *t)
+static bool next_pp1(struct pp *pp, struct token *t)
 {
-	if (lx->top) {
-		if (lx->top->pos >= lx->top->toks->n)
+	if (pp->top) {
+		if (pp->top->pos >= pp->top->toks->n)
 			return false;
-		lex_token_copy(t, &lx->top->toks->v[lx->top->pos++]);
-		t->macro_loc = lx->outer;
+		lex_token_copy(t, &pp->top->toks->v[pp->top->pos++]);
+		t->macro_loc = pp->outer;
 		return true;
 	}
-	if (lx->has_pending) {
-		*t = lx->pending;
-		memset(&lx->pending, 0, sizeof(lx->pending));
-		lx->has_pending = false;
+	if (pp->has_pending) {
+		*t = pp->pending;
+		memset(&pp->pending, 0, sizeof(pp->pending));
+		pp->has_pending = false;
 		return true;
 	}
-	lex_scan(lx, t);
+	lex_next(pp->lx, t);
 	return true;
 }
 
 /* Give back @t, just read by next_pp1(), to be read again. */
-static void unget_pp1(struct lexer *lx, struct token *t)
+static void unget_pp1(struct pp *pp, struct token *t)
 {
-	if (lx->top) {
-		lx->top->pos--;
+	if (pp->top) {
+		pp->top->pos--;
 		lex_token_release(t);
 	} else {
-		lx->pending = *t;
-		lx->has_pending = true;
+		pp->pending = *t;
+		pp->has_pending = true;
 		memset(t, 0, sizeof(*t));
 	}
 }
 
-static struct macro *find_macro(struct lexer *lx, const char *name)
+static struct macro *find_macro(struct pp *pp, const char *name)
 {
 	struct macro *m;
 
-	for (m = lx->macros; m; m = m->next)
+	for (m = pp->macros; m; m = m->next)
 		if (!strcmp(m->name, name))
 			return m;
 	return NULL;
 }
 
-void pp_macro_free(struct macro *m)
+static void macro_free(struct macro *m)
 {
 	size_t i;
 
 	for (i = 0; i < m->nparams; i++)
 		free(m->params[i]);
 	free(m->params);
-	lex_tokvec_release(&m->body);
+	tokvec_release(&m->body);
 	free(m->name);
 	free(m);
 }
@@ -123,22 +221,22 @@ void pp_macro_free(struct macro *m)
  * define: '@define' NAME [ '(' NAME { ',' NAME } ')' ] '%(' tokens '%)'
  * @at is the '@define' token.  Nested %( %) pairs in the body are kept.
  */
-static void define_macro(struct lexer *lx, struct token *at)
+static void define_macro(struct pp *pp, struct token *at)
 {
 	struct macro *m = xcalloc(1, sizeof(*m)), *old;
 	struct token t;
 	unsigned nest = 0;
 	size_t i;
 
-	if (lx->top) {
-		diag_error(lx->d, at->loc, "'@define' is not allowed inside "
+	if (pp->top) {
+		diag_error(pp->d, at->loc, "'@define' is not allowed inside "
 			   "a macro body");
 		goto drop;
 	}
-	next_pp1(lx, &t);
+	next_pp1(pp, &t);
 	if (t.kind != TOK_IDENT || t.text[0] == '$') {
-		diag_error(lx->d, t.loc, "expected macro name after '@define'");
-		unget_pp1(lx, &t);
+		diag_error(pp->d, t.loc, "expected macro name after '@define'");
+		unget_pp1(pp, &t);
 		goto drop;
 	}
 	m->name = t.text;
@@ -146,21 +244,21 @@ static void define_macro(struct lexer *lx, struct token *at)
 	t.text = NULL;
 	lex_token_release(&t);
 
-	next_pp1(lx, &t);
+	next_pp1(pp, &t);
 	if (t.kind == TOK_LPAREN) {
 		for (;;) {
 			lex_token_release(&t);
-			next_pp1(lx, &t);
+			next_pp1(pp, &t);
 			if (t.kind != TOK_IDENT) {
-				diag_error(lx->d, t.loc, "expected parameter "
+				diag_error(pp->d, t.loc, "expected parameter "
 					   "name in definition of macro '@%s'",
 					   m->name);
-				unget_pp1(lx, &t);
+				unget_pp1(pp, &t);
 				goto drop;
 			}
 			for (i = 0; i < m->nparams; i++)
 				if (!strcmp(m->params[i], t.text))
-					diag_error(lx->d, t.loc, "duplicate "
+					diag_error(pp->d, t.loc, "duplicate "
 						   "macro parameter '%s'",
 						   t.text);
 			m->params = xrealloc(m->params, (m->nparams + 1) *
@@ -168,33 +266,33 @@ static void define_macro(struct lexer *lx, struct token *at)
 			m->params[m->nparams++] = t.text;
 			t.text = NULL;
 			lex_token_release(&t);
-			next_pp1(lx, &t);
+			next_pp1(pp, &t);
 			if (t.kind == TOK_RPAREN)
 				break;
 			if (t.kind != TOK_COMMA) {
-				diag_error(lx->d, t.loc, "expected ',' or ')' "
+				diag_error(pp->d, t.loc, "expected ',' or ')' "
 					   "in definition of macro '@%s'",
 					   m->name);
-				unget_pp1(lx, &t);
+				unget_pp1(pp, &t);
 				goto drop;
 			}
 		}
 		lex_token_release(&t);
-		next_pp1(lx, &t);
+		next_pp1(pp, &t);
 	}
 	if (t.kind != TOK_PP_OPEN) {
-		diag_error(lx->d, t.loc, "expected '%%(' to start the body of "
+		diag_error(pp->d, t.loc, "expected '%%(' to start the body of "
 			   "macro '@%s'", m->name);
-		unget_pp1(lx, &t);
+		unget_pp1(pp, &t);
 		goto drop;
 	}
 	lex_token_release(&t);
 	for (;;) {
-		next_pp1(lx, &t);
+		next_pp1(pp, &t);
 		if (t.kind == TOK_EOF) {
-			diag_error(lx->d, m->loc, "unterminated definition of "
+			diag_error(pp->d, m->loc, "unterminated definition of "
 				   "macro '@%s', missing '%%)'", m->name);
-			unget_pp1(lx, &t);
+			unget_pp1(pp, &t);
 			goto drop;
 		}
 		if (t.kind == TOK_PP_OPEN) {
@@ -204,37 +302,37 @@ static void define_macro(struct lexer *lx, struct token *at)
 				break;
 			nest--;
 		}
-		lex_tokvec_push(&m->body, &t);
+		tokvec_push(&m->body, &t);
 	}
 	lex_token_release(&t);
 
 	if (!strcmp(m->name, "define")) {
-		diag_error(lx->d, m->loc, "cannot redefine '@define'");
+		diag_error(pp->d, m->loc, "cannot redefine '@define'");
 		goto drop;
 	}
-	old = find_macro(lx, m->name);
+	old = find_macro(pp, m->name);
 	if (old) {
-		diag_error(lx->d, m->loc, "redefinition of macro '@%s'",
+		diag_error(pp->d, m->loc, "redefinition of macro '@%s'",
 			   m->name);
-		diag_note(lx->d, old->loc, "'@%s' was first defined here",
+		diag_note(pp->d, old->loc, "'@%s' was first defined here",
 			  m->name);
 		goto drop;
 	}
 	for (i = 0; i < sizeof(atwords) / sizeof(atwords[0]); i++)
 		if (!strcmp(m->name, atwords[i]))
-			diag_warn(lx->d, m->loc, "macro '@%s' hides the "
+			diag_warn(pp->d, m->loc, "macro '@%s' hides the "
 				  "built-in operator of that name", m->name);
-	m->next = lx->macros;
-	lx->macros = m;
+	m->next = pp->macros;
+	pp->macros = m;
 	lex_token_release(at);
 	return;
 drop:
-	pp_macro_free(m);
+	macro_free(m);
 	lex_token_release(at);
 }
 
 /* After an error at @t in an invocation: skip to its closing ')'. */
-static void skip_invocation(struct lexer *lx, struct token *t)
+static void skip_invocation(struct pp *pp, struct token *t)
 {
 	unsigned nest = 0;
 
@@ -247,10 +345,10 @@ static void skip_invocation(struct lexer *lx, struct token *t)
 			nest--;
 		}
 		lex_token_release(t);
-		if (!next_pp1(lx, t))
+		if (!next_pp1(pp, t))
 			return;
 		if (t->kind == TOK_EOF) {
-			unget_pp1(lx, t);
+			unget_pp1(pp, t);
 			return;
 		}
 	}
@@ -262,7 +360,7 @@ static void skip_invocation(struct lexer *lx, struct token *t)
  *   args: tokens { ',' tokens } ')'   (commas inside () or [] kept)
  * Returns the token lists, or NULL after reporting.
  */
-static struct tokvec *macro_args(struct lexer *lx, struct macro *m,
+static struct tokvec *macro_args(struct pp *pp, struct macro *m,
 				 struct diag_loc at)
 {
 	struct tokvec *args = xcalloc(m->nparams, sizeof(*args));
@@ -273,12 +371,12 @@ static struct tokvec *macro_args(struct lexer *lx, struct macro *m,
 	for (i = 0; i < m->nparams; i++) {
 		nest = 0;
 		for (;;) {
-			bool got = next_pp1(lx, &t);
+			bool got = next_pp1(pp, &t);
 
 			if (!got || t.kind == TOK_EOF) {
 				if (got)
-					unget_pp1(lx, &t);
-				diag_error(lx->d, at, "unterminated invocation "
+					unget_pp1(pp, &t);
+				diag_error(pp->d, at, "unterminated invocation "
 					   "of macro '@%s'", m->name);
 				goto fail;
 			}
@@ -291,16 +389,16 @@ static struct tokvec *macro_args(struct lexer *lx, struct macro *m,
 					     t.kind == TOK_COMMA)) {
 				break;
 			}
-			lex_tokvec_push(&args[i], &t);
+			tokvec_push(&args[i], &t);
 		}
 		if (t.kind == TOK_COMMA && i + 1 == m->nparams) {
-			diag_error(lx->d, t.loc, "too many arguments for macro "
+			diag_error(pp->d, t.loc, "too many arguments for macro "
 				   "'@%s' (expected %zu)", m->name, m->nparams);
-			skip_invocation(lx, &t);
+			skip_invocation(pp, &t);
 			goto fail;
 		}
 		if (t.kind == TOK_RPAREN && i + 1 < m->nparams) {
-			diag_error(lx->d, t.loc, "too few arguments for macro "
+			diag_error(pp->d, t.loc, "too few arguments for macro "
 				   "'@%s' (expected %zu)", m->name, m->nparams);
 			lex_token_release(&t);
 			goto fail;
@@ -310,16 +408,16 @@ static struct tokvec *macro_args(struct lexer *lx, struct macro *m,
 	return args;
 fail:
 	for (j = 0; j < m->nparams; j++)
-		lex_tokvec_release(&args[j]);
+		tokvec_release(&args[j]);
 	free(args);
 	return NULL;
 }
 
 /* Abandon every expansion in progress (after a runaway recursion). */
-void pp_unwind(struct lexer *lx)
+static void unwind(struct pp *pp)
 {
-	while (lx->top)
-		act_pop(lx);
+	while (pp->top)
+		act_pop(pp);
 }
 
 /*
@@ -328,10 +426,10 @@ void pp_unwind(struct lexer *lx)
  * A failed invocation turns @at into a TOK_ERROR (already reported) and
  * returns false, so the parser resynchronizes without another message.
  */
-static bool expand(struct lexer *lx, struct token *at)
+static bool expand(struct pp *pp, struct token *at)
 {
 	const char *name = at->text + 1;
-	struct act *scope = lx->top ? lx->top->scope : NULL;
+	struct act *scope = pp->top ? pp->top->scope : NULL;
 	struct tokvec *args = NULL;
 	struct macro *m;
 	struct token t;
@@ -341,65 +439,65 @@ static bool expand(struct lexer *lx, struct token *at)
 		for (i = 0; i < scope->macro->nparams; i++) {
 			if (strcmp(scope->macro->params[i], name))
 				continue;
-			if (lx->depth >= LEX_MACRO_DEPTH)
+			if (pp->depth >= PP_MACRO_DEPTH)
 				goto too_deep;
-			act_push(lx, &scope->args[i], NULL, NULL,
+			act_push(pp, &scope->args[i], NULL, NULL,
 				 scope->caller, &at->loc);
 			lex_token_release(at);
 			return true;
 		}
 	}
-	m = find_macro(lx, name);
+	m = find_macro(pp, name);
 	if (!m)
 		return false;
-	if (lx->depth >= LEX_MACRO_DEPTH)
+	if (pp->depth >= PP_MACRO_DEPTH)
 		goto too_deep;
 	if (m->nparams) {
-		bool got = next_pp1(lx, &t);
+		bool got = next_pp1(pp, &t);
 
 		if (!got || t.kind != TOK_LPAREN) {
-			diag_error(lx->d, at->loc, "expected '(' in invocation "
+			diag_error(pp->d, at->loc, "expected '(' in invocation "
 				   "of macro '@%s' taking %zu parameter%s",
 				   m->name, m->nparams,
 				   m->nparams == 1 ? "" : "s");
 			if (got)
-				unget_pp1(lx, &t);
+				unget_pp1(pp, &t);
 			at->kind = TOK_ERROR;
 			return false;
 		}
 		lex_token_release(&t);
-		args = macro_args(lx, m, at->loc);
+		args = macro_args(pp, m, at->loc);
 		if (!args) {
 			at->kind = TOK_ERROR;
 			return false;
 		}
 	}
-	act_push(lx, &m->body, m, args, scope, &at->loc);
+	act_push(pp, &m->body, m, args, scope, &at->loc);
 	lex_token_release(at);
 	return true;
 too_deep:
-	diag_error(lx->d, lx->outer, "macro expansion nested deeper than %d "
-		   "(recursive macro '%s'?)", LEX_MACRO_DEPTH, at->text);
-	pp_unwind(lx);
+	diag_error(pp->d, pp->outer, "macro expansion nested deeper than %d "
+		   "(recursive macro '%s'?)", PP_MACRO_DEPTH, at->text);
+	unwind(pp);
 	at->kind = TOK_ERROR;
 	return false;
 }
 
 /* The next token with macros defined and expanded (unless @raw). */
-static void scan_pp1(struct lexer *lx, struct token *t, bool raw)
+static void scan_pp1(struct pp *pp, struct token *t, bool raw)
 {
 	for (;;) {
-		if (!next_pp1(lx, t)) {
-			act_pop(lx);
+		if (!next_pp1(pp, t)) {
+			act_pop(pp);
 			continue;
 		}
 		if (t->kind != TOK_ATWORD || raw)
 			return;
 		if (!strcmp(t->text, "@define")) {
-			define_macro(lx, t);
+			define_macro(pp, t);
 			continue;
 		}
-		if (!expand(lx, t))
+		if (!expand(pp, t))
 			return;
 	}
 }
@@ -409,7 +507,7 @@ static void scan_pp1(struct lexer *lx, struct token *t, bool raw)
 
 /* A condition being read: one token of lookahead. */
 struct cp {
-	struct lexer *lx;
+	struct pp *pp;
 	struct token t;
 	bool bad;		/* an error was reported */
 };
@@ -417,7 +515,7 @@ struct cp {
 static void cp_next(struct cp *cp)
 {
 	lex_token_release(&cp->t);
-	scan_pp1(cp->lx, &cp->t, false);
+	scan_pp1(cp->pp, &cp->t, false);
 }
 
 static void cp_error(struct cp *cp, struct diag_loc loc, const char *fmt,
@@ -431,7 +529,7 @@ static void cp_error(struct cp *cp, struct diag_loc loc, const char *fmt, ...)
 		return;		/* one error per condition is enough */
 	cp->bad = true;
 	va_start(ap, fmt);
-	diag_vreport(cp->lx->d, DIAG_ERROR, loc, fmt, ap);
+	diag_vreport(cp->pp->d, DIAG_ERROR, loc, fmt, ap);
 	va_end(ap);
 }
 
@@ -459,12 +557,12 @@ static int cmp_i64(int64_t a, int64_t b)
 	return (a > b) - (a < b);
 }
 
-static const char *kconfig(struct lexer *lx, const char *name)
+static const char *kconfig(struct pp *pp, const char *name)
 {
 	const char *v = NULL;
 
-	if (lx->cfg.kconfig)
-		v = lx->cfg.kconfig(lx->cfg.kconfig_ctx, name);
+	if (pp->cfg.kconfig)
+		v = pp->cfg.kconfig(pp->cfg.kconfig_ctx, name);
 	return v ? v : "";
 }
 
@@ -502,7 +600,7 @@ static bool glob_cmp(struct cp *cp, const struct token *op, const char *target,
 static bool compare(struct cp *cp, const struct token *l, const struct token *op,
 		    const struct token *r, int64_t lnum, int64_t rnum)
 {
-	struct lexer *lx = cp->lx;
+	struct pp *pp = cp->pp;
 	const char *target;
 	int64_t a, b;
 
@@ -511,9 +609,9 @@ static bool compare(struct cp *cp, const struct token *l, const struct token *op
 				     !strcmp(l->text, "systemtap_v"))) {
 		if (r->kind != TOK_STRING)
 			goto want_string;
-		target = !strcmp(l->text, "kernel_v") ? lx->kernel_v :
-			 !strcmp(l->text, "kernel_vr") ? lx->cfg.kernel_vr :
-			 lx->cfg.systemtap_v;
+		target = !strcmp(l->text, "kernel_v") ? pp->kernel_v :
+			 !strcmp(l->text, "kernel_vr") ? pp->cfg.kernel_vr :
+			 pp->cfg.systemtap_v;
 		if (strpbrk(r->text, "*?[")) {
 			if (op->kind != TOK_EQ && op->kind != TOK_NE) {
 				cp_error(cp, op->loc, "wildcard not allowed "
@@ -528,7 +626,7 @@ static bool compare(struct cp *cp, const struct token *l, const struct token *op
 				     !strcmp(l->text, "runtime"))) {
 		if (r->kind != TOK_STRING)
 			goto want_string;
-		target = l->text[0] == 'a' ? lx->cfg.arch : lx->cfg.runtime;
+		target = l->text[0] == 'a' ? pp->cfg.arch : pp->cfg.runtime;
 		return glob_cmp(cp, op, target, r->text);
 	}
 	if (l->kind == TOK_IDENT && !strcmp(l->text, "systemtap_privilege")) {
@@ -538,17 +636,17 @@ static bool compare(struct cp *cp, const struct token *l, const struct token *op
 			cp_error(cp, op->loc, "expected '==' or '!='");
 			return false;
 		}
-		return cmp_result(op->kind, strcmp(lx->cfg.privilege, r->text));
+		return cmp_result(op->kind, strcmp(pp->cfg.privilege, r->text));
 	}
 	if (l->kind == TOK_IDENT && !strcmp(l->text, "guru_mode")) {
 		if (r->kind != TOK_NUMBER) {
 			cp_error(cp, r->loc, "expected a number after 'guru_mode'");
 			return false;
 		}
-		return cmp_result(op->kind, cmp_i64(lx->cfg.guru_mode, rnum));
+		return cmp_result(op->kind, cmp_i64(pp->cfg.guru_mode, rnum));
 	}
 	if (l->kind == TOK_IDENT && !strncmp(l->text, "CONFIG_", 7)) {
-		const char *lv = kconfig(lx, l->text);
+		const char *lv = kconfig(pp, l->text);
 
 		if (r->kind == TOK_STRING)
 			return glob_cmp(cp, op, lv, r->text);
@@ -561,7 +659,7 @@ static bool compare(struct cp *cp, const struct token *l, const struct token *op
 			return cmp_result(op->kind, cmp_i64(a, rnum));
 		}
 		if (r->kind == TOK_IDENT && !strncmp(r->text, "CONFIG_", 7)) {
-			const char *rv = kconfig(lx, r->text);
+			const char *rv = kconfig(pp, r->text);
 
 			if (parse_i64(lv, &a) && parse_i64(rv, &b))
 				return cmp_result(op->kind, cmp_i64(a, b));
@@ -691,13 +789,13 @@ enum { COND_FALSE, COND_TRUE, COND_DROPPED };
  * malformed condition counts as false; if no '%?' follows, the tokens up
  * to the closing '%)' are dropped (COND_DROPPED).
  */
-static int conditional(struct lexer *lx, struct diag_loc open)
+static int conditional(struct pp *pp, struct diag_loc open)
 {
-	struct cp cp = { .lx = lx };
+	struct cp cp = { .pp = pp };
 	unsigned nest = 0;
 	bool v;
 
-	scan_pp1(lx, &cp.t, false);
+	scan_pp1(pp, &cp.t, false);
 	v = cond_or(&cp);
 	if (cp.t.kind == TOK_PP_THEN) {
 		lex_token_release(&cp.t);
@@ -735,13 +833,13 @@ static int conditional(struct lexer *lx, struct diag_loc open)
 }
 
 /* The tokens of a branch not taken, up to its %: %? or %) (returned). */
-static void skip_branch(struct lexer *lx, struct token *t)
+static void skip_branch(struct pp *pp, struct token *t)
 {
 	unsigned nest = 0;
 
-	lx->quiet = true;
+	lex_set_quiet(pp->lx, true);
 	for (;;) {
-		scan_pp1(lx, t, true);
+		scan_pp1(pp, t, true);
 		if (t->kind == TOK_EOF)
 			break;
 		if (t->kind == TOK_PP_OPEN) {
@@ -755,49 +853,49 @@ static void skip_branch(struct lexer *lx, struct token *t)
 		}
 		lex_token_release(t);
 	}
-	lx->quiet = false;
+	lex_set_quiet(pp->lx, false);
 }
 
-static void push_cond(struct lexer *lx, struct diag_loc loc, enum pp_state s)
+static void push_cond(struct pp *pp, struct diag_loc loc, enum pp_state s)
 {
-	if (lx->nconds == lx->conds_cap) {
-		lx->conds_cap = lx->conds_cap ? 2 * lx->conds_cap : 4;
-		lx->conds = xrealloc(lx->conds,
-				     lx->conds_cap * sizeof(*lx->conds));
+	if (pp->nconds == pp->conds_cap) {
+		pp->conds_cap = pp->conds_cap ? 2 * pp->conds_cap : 4;
+		pp->conds = xrealloc(pp->conds,
+				     pp->conds_cap * sizeof(*pp->conds));
 	}
-	lx->conds[lx->nconds++] = (struct pp_cond){ .loc = loc, .state = s };
+	pp->conds[pp->nconds++] = (struct pp_cond){ .loc = loc, .state = s };
 }
 
-void lex_next(struct lexer *lx, struct token *t)
+void pp_next(struct pp *pp, struct token *t)
 {
 	for (;;) {
-		struct pp_cond *c = lx->nconds ? &lx->conds[lx->nconds - 1] :
+		struct pp_cond *c = pp->nconds ? &pp->conds[pp->nconds - 1] :
 				    NULL;
 		struct diag_loc loc;
 		int r;
 
 		if (c && (c->state == PP_SKIP_THEN || c->state == PP_SKIP_ELSE))
-			skip_branch(lx, t);
+			skip_branch(pp, t);
 		else
-			scan_pp1(lx, t, false);
+			scan_pp1(pp, t, false);
 
 		switch (t->kind) {
 		case TOK_EOF:
 			if (c) {
-				diag_error(lx->d, c->loc, "unterminated "
+				diag_error(pp->d, c->loc, "unterminated "
 					   "conditional, missing '%%)'");
-				lx->nconds = 0;
+				pp->nconds = 0;
 			}
 			return;
 		case TOK_PP_THEN:
-			diag_error(lx->d, t->loc, "'%%?' without '%%('");
+			diag_error(pp->d, t->loc, "'%%?' without '%%('");
 			break;
 		case TOK_PP_ELSE:
 			if (!c)
-				diag_error(lx->d, t->loc, "'%%:' without '%%('");
+				diag_error(pp->d, t->loc, "'%%:' without '%%('");
 			else if (c->state == PP_KEEP_ELSE ||
 				 c->state == PP_SKIP_ELSE)
-				diag_error(lx->d, t->loc, "duplicate '%%:' in "
+				diag_error(pp->d, t->loc, "duplicate '%%:' in "
 					   "conditional");
 			else
 				c->state = c->state == PP_KEEP_THEN ?
@@ -805,16 +903,16 @@ void lex_next(struct lexer *lx, struct token *t)
 			break;
 		case TOK_PP_CLOSE:
 			if (!c)
-				diag_error(lx->d, t->loc, "'%%)' without '%%('");
+				diag_error(pp->d, t->loc, "'%%)' without '%%('");
 			else
-				lx->nconds--;
+				pp->nconds--;
 			break;
 		case TOK_PP_OPEN:
 			loc = t->loc;
 			lex_token_release(t);
-			r = conditional(lx, loc);
+			r = conditional(pp, loc);
 			if (r != COND_DROPPED)
-				push_cond(lx, loc, r == COND_TRUE ?
+				push_cond(pp, loc, r == COND_TRUE ?
 					  PP_KEEP_THEN : PP_SKIP_THEN);
 			continue;
 		default:
@@ -822,4 +920,56 @@ void lex_next(struct lexer *lx, struct token *t)
 		}
 		lex_token_release(t);
 	}
+}
+
+struct pp *pp_new(struct diag *d, const struct diag_file *src,
+		  const struct lex_config *cfg)
+{
+	struct pp *pp = xcalloc(1, sizeof(*pp));
+	const char *dash;
+	size_t n;
+
+	pp->d = d;
+	if (cfg)
+		pp->cfg = *cfg;
+	if (!pp->cfg.kernel_vr)
+		pp->cfg.kernel_vr = "";
+	if (!pp->cfg.arch)
+		pp->cfg.arch = "";
+	if (!pp->cfg.runtime)
+		pp->cfg.runtime = "kernel";
+	if (!pp->cfg.systemtap_v)
+		pp->cfg.systemtap_v = "5.0";
+	if (!pp->cfg.privilege)
+		pp->cfg.privilege = "stapusr";
+	if (pp->cfg.kernel_v) {
+		pp->kernel_v = xstrdup(pp->cfg.kernel_v);
+	} else {
+		dash = strchr(pp->cfg.kernel_vr, '-');
+		n = dash ? (size_t)(dash - pp->cfg.kernel_vr) :
+			   strlen(pp->cfg.kernel_vr);
+		pp->kernel_v = xmalloc(n + 1);
+		memcpy(pp->kernel_v, pp->cfg.kernel_vr, n);
+		pp->kernel_v[n] = '\0';
+	}
+	pp->lx = lex_new(d, src, &pp->cfg);
+	return pp;
+}
+
+void pp_free(struct pp *pp)
+{
+	struct macro *m, *next;
+
+	if (!pp)
+		return;
+	unwind(pp);
+	for (m = pp->macros; m; m = next) {
+		next = m->next;
+		macro_free(m);
+	}
+	lex_token_release(&pp->pending);
+	free(pp->conds);
+	free(pp->kernel_v);
+	lex_free(pp->lx);
+	free(pp);
 }

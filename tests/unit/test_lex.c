@@ -16,6 +16,7 @@
 #include "common/log.h"
 #include "lang/diag.h"
 #include "lang/lex.h"
+#include "lang/pp.h"
 #include "tests/unit/unit.h"
 
 static void render(FILE *m, const struct token *t)
@@ -60,7 +61,7 @@ static char *lex_str(const char *src, const struct lex_config *cfg,
 {
 	struct diag *d = diag_new();
 	const struct diag_file *f = diag_add_file(d, "t.stp", src, strlen(src));
-	struct lexer *lx = lex_new(d, f, cfg);
+	struct pp *pp = pp_new(d, f, cfg);
 	char *out = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&out, &len);
@@ -68,7 +69,7 @@ static char *lex_str(const char *src, const struct lex_config *cfg,
 	bool first = true;
 
 	for (;;) {
-		lex_next(lx, &t);
+		pp_next(pp, &t);
 		if (t.kind == TOK_EOF) {
 			lex_token_release(&t);
 			break;
@@ -81,7 +82,7 @@ static char *lex_str(const char *src, const struct lex_config *cfg,
 	}
 	fclose(m);
 	*diags = print_diags(d);
-	lex_free(lx);
+	pp_free(pp);
 	diag_free(d);
 	return out;
 }
@@ -102,12 +103,12 @@ static size_t lex_tokens(const char *src, struct token *out, size_t max)
 {
 	struct diag *d = diag_new();
 	const struct diag_file *f = diag_add_file(d, "t.stp", src, strlen(src));
-	struct lexer *lx = lex_new(d, f, NULL);
+	struct pp *pp = pp_new(d, f, NULL);
 	size_t n = 0;
 	struct token t;
 
 	for (;;) {
-		lex_next(lx, &t);
+		pp_next(pp, &t);
 		if (t.kind == TOK_EOF || n == max) {
 			if (n < max)
 				out[n++] = t;	/* keep the EOF too */
@@ -117,7 +118,7 @@ static size_t lex_tokens(const char *src, struct token *out, size_t max)
 		}
 		out[n++] = t;
 	}
-	lex_free(lx);
+	pp_free(pp);
 	diag_free(d);	/* the locations' file is gone: compare line/col */
 	return n;
 }
@@ -406,7 +407,7 @@ UNIT_TEST(lex_macro_errors)
 		char *want = xstrdup("x =");
 		int i;
 
-		for (i = 0; i < LEX_MACRO_DEPTH; i++) {
+		for (i = 0; i < PP_MACRO_DEPTH; i++) {
 			char *w = xasprintf("%s #1 +", want);
 
 			free(want);
