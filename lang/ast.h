@@ -406,12 +406,30 @@ struct ast_stmt *ast_stmt_clone(const struct ast_stmt *s);
 struct ast_pp *ast_pp_clone(const struct ast_pp *pp);
 
 /*
- * A walk over a tree.  @expr/@stmt are called before the children
- * (return 0 to go on, 1 to skip the children, <0 to stop the walk and
- * return that value); @expr_post/@stmt_post after them (0 or <0).  Any
- * callback may be NULL.  Children are visited in source order; the index
- * and slice lists of foreach, the components of target variables and the
- * arguments of probe points are visited too.
+ * The children of one node (lang/walk.c, the only place that knows each
+ * kind's layout): @fn is called on the slot of every non-NULL direct
+ * child, in source order, and may replace the child through it.  A
+ * return < 0 stops and is returned; otherwise 0.  Statements have
+ * expression children (@efn) and statement children (@sfn).
+ */
+typedef int (*ast_expr_slot_fn)(struct ast_expr **slot, void *ctx);
+typedef int (*ast_stmt_slot_fn)(struct ast_stmt **slot, void *ctx);
+
+int ast_expr_children(struct ast_expr *e, ast_expr_slot_fn fn, void *ctx);
+int ast_stmt_children(struct ast_stmt *s, ast_expr_slot_fn efn,
+		      ast_stmt_slot_fn sfn, void *ctx);
+
+/*
+ * A walk over a tree (lang/walk.c), the traversal every pass uses.
+ * @expr/@stmt are called before the children (return 0 to go on, 1 to
+ * skip the children and the post call, <0 to stop the walk and return
+ * that value); @expr_post/@stmt_post after them (0 or <0).  Any callback
+ * may be NULL.  Children are visited in source order, as
+ * ast_expr_children() gives them: the index and slice lists of foreach,
+ * the components of target variables, a print's format and the arguments
+ * of probe points are visited too.  A callback that needs its children
+ * in another order, or only some of them, walks them itself with
+ * ast_walk_expr()/ast_walk_stmt() and returns 1.
  */
 struct ast_visitor {
 	int (*expr)(struct ast_expr *e, void *ctx);
