@@ -3,10 +3,11 @@
 #define TAPKIT_LANG_BACKEND_H
 
 /*
- * Declarations shared by the back end of lang/ and nobody else: the passes
- * of the elaborator split over elab.c and elab_types.c, and the VM state
- * that vm.c and builtin.c both use.  (The lexer and parser keep theirs in
- * lang/internal.h.)
+ * Declarations shared by the back end of lang/ and nobody else: the table
+ * of built-in functions (the elaborator resolves and types calls with it,
+ * the VM runs them) and the VM state that vm.c and builtin.c both use.
+ * (The parser keeps its own in lang/internal.h, the elaborator's passes
+ * theirs in lang/elab_pass.h.)
  */
 #include <regex.h>
 #include <stdbool.h>
@@ -19,28 +20,6 @@
 #include "lang/gen.h"
 #include "lang/provider.h"
 #include "lang/vm.h"
-
-/* ---- elaborator -------------------------------------------------------- */
-
-/* Type pass and checks (elab_types.c), condition push-down (elab_filter.c). */
-int elab_pass_types(struct elab *e);
-void elab_pass_filters(struct elab *e);
-/* Mark globals read/written by reachable code; add the display probes. */
-void elab_pass_display(struct elab *e);
-/* Handlers that only count: counted by the kernel (lang/elab_count.c). */
-void elab_pass_counting(struct elab *e);
-/* Resolve names in a probe body (elab.c), for synthesized probes. */
-int elab_resolve_probe(struct elab *e, struct elab_probe *p);
-/* Expand @src's points and append the concrete probes (elab.c). */
-int elab_expand_probe(struct elab *e, struct ast_probe *src, bool synthetic);
-struct builtin;
-/* A call of a built-in that reads memory, in probe @p (NULL: in a
- * function): through the provider's deref(), or an error (elab_mem.c). */
-void elab_mem_call(struct elab *e, struct elab_probe *p, struct ast_expr *call,
-		   const struct builtin *b);
-
-/* The symbol an lvalue or array expression names (VAR/INDEX/HIST base). */
-struct elab_sym *elab_expr_sym(const struct ast_expr *e);
 
 /* ---- built-in functions ------------------------------------------------ */
 

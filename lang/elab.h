@@ -5,20 +5,30 @@
 /*
  * The elaborator: from a parsed script to resolved, typed probes.
  *
- * Passes, chained as in stap's semantic_pass():
- *   1. probes   every probe point expanded through aliases (user's and
+ * A chain of passes, as stap's semantic_pass(), each in a file of its
+ * own; elab_new() runs them in this order and stops at the first that
+ * fails (lang/elab_pass.h):
+ *   1. globals  the user's globals numbered in declaration order (elab.c)
+ *   2. probes   every probe point expanded through aliases (user's and
  *               tapsets') and the providers (lang/provider.h); each
  *               concrete probe gets its own copy of the body, alias
  *               prologues before it and epilogues after it
- *   2. symbols  names resolved to locals, globals, functions and built-ins;
- *               tapsets are parsed only when something is unresolved
- *   3. checks   constructs that need what tapkit lacks (stacks, memory)
+ *               (elab_probes.c); -l stops here
+ *   3. symbols  names resolved to locals, globals, functions and built-ins;
+ *               tapsets are parsed only when something is unresolved;
+ *               constructs that need what tapkit lacks (stacks, memory)
+ *               reported (elab_symbols.c, elab_mem.c)
  *   4. types    long/string/stats inferred to a fixed point; mismatches
  *               reported at the use; printf formats checked
+ *               (elab_types.c); -L stops here
  *   5. filters  leading conditions offered to providers as kernel filters
+ *               (elab_filter.c)
  *   6. display  globals written and never read are printed at the end
- *               (stap's add_global_var_display)
+ *               (stap's add_global_var_display; elab_display.c)
+ *   7. counting handlers that only count are counted by the kernel
+ *               (elab_count.c)
  *
+ * Each pass that traverses code walks it with lang/walk.c's visitor.
  * The AST is annotated in place: ast_expr.type, and for names ast_expr.sym
  * (a struct elab_sym *) or for calls ast_expr.sym (struct elab_func *) /
  * ast_expr.slot (a built-in's id + 1).
@@ -105,7 +115,7 @@ struct elab {
 	struct { struct elab_probe **v; size_t n, cap; } probes;
 	const struct elab_opts *opts;
 	bool tapsets_loaded;
-	void *priv;			/* pass state */
+	unsigned errors0;		/* diag_errors() when elab_new() began */
 };
 
 /**
@@ -120,6 +130,10 @@ struct elab {
 struct elab *elab_new(struct ast_script *script, struct diag *d,
 		      const struct elab_opts *opts);
 void elab_free(struct elab *e);
+
+/* The symbol an lvalue or array expression names (VAR/INDEX/HIST base),
+ * or NULL. */
+struct elab_sym *elab_expr_sym(const struct ast_expr *e);
 
 /* -p2: globals, functions and probes with their locals, mechanism, body. */
 void elab_print(const struct elab *e, FILE *f);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Handlers that only count, counted by the kernel.
+ * The counting pass: handlers that only count, counted by the kernel.
  *
  * `probe syscall.* { c[name]++ }` needs no record per event: the kernel's
  * perf_event counting mode can keep one count per probe, and the script
@@ -31,8 +31,7 @@
 #include <string.h>
 
 #include "common/log.h"
-#include "lang/backend.h"
-#include "lang/elab.h"
+#include "lang/elab_pass.h"
 
 struct flat {
 	struct ast_stmt **v;
@@ -235,7 +234,7 @@ static void undo_counting(struct elab *e)
 	}
 }
 
-void elab_pass_counting(struct elab *e)
+int elab_pass_counting(struct elab *e)
 {
 	bool *counted = xcalloc(e->globals.n + 1, sizeof(bool)), any = false, funcs;
 	size_t i;
@@ -274,4 +273,5 @@ void elab_pass_counting(struct elab *e)
 	if (!any)
 		undo_counting(e);
 	free(counted);
+	return 0;
 }

@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The elaborator's outputs for later stages and for people: leading
- * conditions offered to providers as kernel filters (ftrace syntax),
- * the pure-count predicate for the kernel's counting mode, and -p2.
+ * The filters pass: a handler's leading condition offered to its
+ * provider as a kernel filter (ftrace syntax), and with -c/-x a condition
+ * on target() as the kernel's pid scope.  What the provider takes leaves
+ * the handler; -p2 says what was applied and what was declined.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/log.h"
-#include "lang/backend.h"
-
-/* ---- condition push-down ------------------------------------------------ */
+#include "lang/elab_pass.h"
+#include "lang/fmt_sb.h"
 
 /* The user's body within a probe's, when no alias code surrounds it. */
 static struct ast_stmt *user_body(const struct elab_probe *p)
@@ -226,7 +226,7 @@ static bool push_target(struct elab *e, struct elab_probe *p, struct ast_stmt *b
  * A handler starting with `if (C) next;` runs only when !C; one whose whole
  * body is `if (C) { ... }` only when C.  Offer that to the provider.
  */
-void elab_pass_filters(struct elab *e)
+int elab_pass_filters(struct elab *e)
 {
 	size_t i;
 
@@ -254,88 +254,5 @@ void elab_pass_filters(struct elab *e)
 		p->cond_dropped = true;
 		drop_condition(b, first, guard);
 	}
-}
-
-/* ---- -p2 ---------------------------------------------------------------- */
-
-static void print_sym_type(FILE *f, const struct elab_sym *s)
-{
-	int i;
-
-	fprintf(f, "%s:%s", s->name, ast_type_str(s->type));
-	if (s->nkeys > 0) {
-		fputs(" [", f);
-		for (i = 0; i < s->nkeys; i++)
-			fprintf(f, "%s%s", i ? ", " : "", ast_type_str(s->keys[i]));
-		fputc(']', f);
-	}
-}
-
-void elab_print(const struct elab *e, FILE *f)
-{
-	size_t i, j;
-
-	fputs("# global variables\n", f);
-	for (i = 0; i < e->globals.n; i++) {
-		if (!e->globals.v[i]->used)
-			continue;
-		print_sym_type(f, e->globals.v[i]);
-		fputc('\n', f);
-	}
-	fputs("# functions\n", f);
-	for (i = 0; i < e->funcs.n; i++) {
-		const struct elab_func *fn = e->funcs.v[i];
-
-		if (!fn->used)
-			continue;
-		fprintf(f, "%s:%s (", fn->decl->name, ast_type_str(fn->type));
-		for (j = 0; j < fn->nparams; j++) {
-			fputs(j ? ", " : "", f);
-			print_sym_type(f, fn->locals[j]);
-		}
-		fputs(")\n", f);
-		if (fn->nlocals > fn->nparams) {
-			fputs("  # locals\n", f);
-			for (j = fn->nparams; j < fn->nlocals; j++) {
-				fputs("  ", f);
-				print_sym_type(f, fn->locals[j]);
-				fputc('\n', f);
-			}
-		}
-	}
-	fputs("# probes\n", f);
-	for (i = 0; i < e->probes.n; i++) {
-		const struct elab_probe *p = e->probes.v[i];
-
-		if (p->synthetic)
-			continue;
-		fprintf(f, "%s /* <- ", p->pp->pp);
-		for (j = 0; j < p->src->pps.n; j++) {
-			fputs(j ? ", " : "", f);
-			ast_print_pp(f, p->src->pps.v[j]);
-		}
-		fputs(" */\n", f);
-		if (p->pp->prov->describe) {
-			fputs("  # mechanism: ", f);
-			p->pp->prov->describe(p->pp, false, f);
-			fputc('\n', f);
-		}
-		if (p->pp->scope != PROV_SCOPE_ALL)
-			fprintf(f, "  # condition on target() in the kernel: only its %s%s\n",
-				p->pp->scope == PROV_SCOPE_TARGET_THREAD ? "thread" :
-				"process", p->cond_dropped ? " (applied)" :
-				"; the rest stays in the handler");
-		if (p->cond_filter)
-			fprintf(f, "  # condition as a kernel filter: %s (%s)\n",
-				p->cond_filter, p->cond_dropped ? "applied" :
-				"declined");
-		if (p->nlocals) {
-			fputs("  # locals\n", f);
-			for (j = 0; j < p->nlocals; j++) {
-				fputs("  ", f);
-				print_sym_type(f, p->locals[j]);
-				fputc('\n', f);
-			}
-		}
-	}
+	return 0;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Memory reads: user_string(), kernel_string(), user_long()... and their
- * _n forms.
+ * _n forms, for the symbols pass.
  *
  * tapkit runs handlers in its own process, after the event, so it cannot
  * read the traced task's memory itself: the kernel must copy the memory
@@ -23,6 +23,7 @@
 
 #include "common/log.h"
 #include "lang/backend.h"
+#include "lang/elab_pass.h"
 
 /* The target variable @e names, with the constant added to it (+/-). */
 static struct ast_expr *address_of(struct ast_expr *e, int64_t *off)

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The elaborator, second half: type inference, format checks and the
- * display of written-but-unread globals (filters and -p2: elab_filter.c).
+ * The types pass: type inference and format checks.
  *
  * Types are inferred as stap's semantic_pass_types() does: a pass over
  * every probe and reachable function assigns what it can (a variable gets
@@ -15,17 +14,17 @@
 
 #include "common/log.h"
 #include "lang/backend.h"
-#include "lang/parse.h"
+#include "lang/elab_pass.h"
 
 struct tctx {
 	struct elab *e;
 	struct elab_func *fn;		/* function being typed, or NULL */
 	bool report;
 	bool changed;
+	struct ast_visitor walk;	/* over statements; ctx: this */
 };
 
 static enum ast_type infer(struct tctx *t, struct ast_expr *e);
-static void infer_stmt(struct tctx *t, struct ast_stmt *s);
 
 static const char *tname(enum ast_type ty)
 {
@@ -433,29 +432,41 @@ static void infer_foreach(struct tctx *t, struct ast_stmt *s)
 	}
 	if (s->u.foreach.limit)
 		expect(t, s->u.foreach.limit, AST_T_LONG);
-	infer_stmt(t, s->u.foreach.body);
 }
 
-static void infer_stmt(struct tctx *t, struct ast_stmt *s)
+static void infer_return(struct tctx *t, struct ast_stmt *s)
 {
 	enum ast_type ty;
-	size_t i;
 
-	if (!s)
+	if (!s->u.expr || !t->fn)
 		return;
+	ty = value(t, s->u.expr);
+	if (ty == AST_T_UNKNOWN) {
+		set_type(t, s->u.expr, t->fn->type);
+	} else if (t->fn->type == AST_T_UNKNOWN) {
+		t->fn->type = ty;
+		t->changed = true;
+	} else if (t->fn->type != ty) {
+		mismatch(t, s->u.expr->loc, t->fn->type, ty);
+	}
+}
+
+/*
+ * The walk over statements: each types its own expressions with infer()
+ * (whose switch is the logic of this pass, so expressions are not walked)
+ * before the walk goes on to the statements inside it.
+ */
+static int infer_stmt(struct ast_stmt *s, void *ctx)
+{
+	struct tctx *t = ctx;
+
 	switch (s->kind) {
-	case AST_S_BLOCK:
-		for (i = 0; i < s->u.block.n; i++)
-			infer_stmt(t, s->u.block.v[i]);
-		break;
 	case AST_S_EXPR:
 		infer(t, s->u.expr);
-		break;
+		return 1;
 	case AST_S_IF:
 		expect(t, s->u.if_.cond, AST_T_LONG);
-		infer_stmt(t, s->u.if_.then);
-		infer_stmt(t, s->u.if_.els);
-		break;
+		return 0;
 	case AST_S_WHILE:
 	case AST_S_FOR:
 		if (s->u.loop.init)
@@ -464,38 +475,35 @@ static void infer_stmt(struct tctx *t, struct ast_stmt *s)
 			expect(t, s->u.loop.cond, AST_T_LONG);
 		if (s->u.loop.incr)
 			infer(t, s->u.loop.incr);
-		infer_stmt(t, s->u.loop.body);
-		break;
+		return 0;
 	case AST_S_FOREACH:
 		infer_foreach(t, s);
-		break;
+		return 0;
 	case AST_S_RETURN:
-		if (!s->u.expr || !t->fn)
-			break;
-		ty = value(t, s->u.expr);
-		if (ty == AST_T_UNKNOWN) {
-			set_type(t, s->u.expr, t->fn->type);
-		} else if (t->fn->type == AST_T_UNKNOWN) {
-			t->fn->type = ty;
-			t->changed = true;
-		} else if (t->fn->type != ty) {
-			mismatch(t, s->u.expr->loc, t->fn->type, ty);
-		}
-		break;
+		infer_return(t, s);
+		return 1;
 	case AST_S_DELETE:
 		if (s->u.expr->kind == AST_E_INDEX)
 			key_types(t, elab_expr_sym(s->u.expr),
 				  &s->u.expr->u.index.args);
-		break;
+		return 1;
 	case AST_S_TRY:
-		infer_stmt(t, s->u.try_.body);
+		ast_walk_stmt(s->u.try_.body, &t->walk);
 		if (s->aux)
 			set_sym(t, s->aux, AST_T_STRING, s->u.try_.var_loc);
-		infer_stmt(t, s->u.try_.handler);
-		break;
+		ast_walk_stmt(s->u.try_.handler, &t->walk);
+		return 1;
 	default:
-		break;
+		return 0;
 	}
+}
+
+/* Expressions are infer()'s: the statement walk does not enter them. */
+static int skip_expr(struct ast_expr *e, void *ctx)
+{
+	(void)e;
+	(void)ctx;
+	return 1;
 }
 
 static void pass(struct tctx *t)
@@ -509,11 +517,11 @@ static void pass(struct tctx *t)
 		if (!f->used)
 			continue;
 		t->fn = f;
-		infer_stmt(t, f->decl->body);
+		ast_walk_stmt(f->decl->body, &t->walk);
 	}
 	t->fn = NULL;
 	for (i = 0; i < e->probes.n; i++)
-		infer_stmt(t, e->probes.v[i]->body);
+		ast_walk_stmt(e->probes.v[i]->body, &t->walk);
 }
 
 static void unresolved(struct elab *e, struct elab_sym **v, size_t n,
@@ -534,6 +542,8 @@ int elab_pass_types(struct elab *e)
 	int rounds = 0;
 	size_t i, k;
 
+	t.walk = (struct ast_visitor){ .expr = skip_expr, .stmt = infer_stmt,
+				       .ctx = &t };
 	do {
 		t.changed = false;
 		pass(&t);
@@ -573,222 +583,5 @@ int elab_pass_types(struct elab *e)
 			diag_error(e->diag, g->loc, "array '%s' cannot have an "
 				   "initializer", g->name);
 	}
-	return diag_errors(e->diag) == errs ? 0 : -1;
-}
-
-/* ---- read and written globals, and their display at the end ------------- */
-
-struct use {
-	int mode;		/* 0 read, 1 write, 2 both */
-};
-
-static void mark(struct elab_sym *s, int mode)
-{
-	if (!s || s->kind != ELAB_GLOBAL)
-		return;
-	if (mode != 1)
-		s->read = true;
-	if (mode != 0)
-		s->written = true;
-}
-
-static void use_expr(struct ast_expr *e, int mode);
-
-static void use_exprs(struct ast_exprs *v)
-{
-	size_t i;
-
-	for (i = 0; i < v->n; i++)
-		use_expr(v->v[i], 0);
-}
-
-/* varuse_collecting_visitor: `=` and `<<<` write, `++` writes (PR6954),
- * `+=` and friends read and write, everything else reads. */
-static void use_expr(struct ast_expr *e, int mode)
-{
-	if (!e)
-		return;
-	switch (e->kind) {
-	case AST_E_VAR:
-		mark(e->sym, mode);
-		break;
-	case AST_E_INDEX:
-		if (e->u.index.base->kind == AST_E_HIST)
-			use_expr(e->u.index.base, 0);
-		else
-			mark(e->sym, mode);
-		use_exprs(&e->u.index.args);
-		break;
-	case AST_E_CALL:
-		use_exprs(&e->u.call.args);
-		break;
-	case AST_E_PRINT:
-		use_exprs(&e->u.print.args);
-		break;
-	case AST_E_UNARY:
-		use_expr(e->u.unary.operand, 0);
-		break;
-	case AST_E_CREMENT:
-		use_expr(e->u.unary.operand, 1);
-		break;
-	case AST_E_ASSIGN:
-		use_expr(e->u.bin.left, e->op == AST_OP_ASSIGN ||
-			 e->op == AST_OP_STAT_ADD ? 1 : 2);
-		use_expr(e->u.bin.right, 0);
-		break;
-	case AST_E_BINARY: case AST_E_CONCAT: case AST_E_COMPARE:
-	case AST_E_LOGICAL: case AST_E_REGEX:
-		use_expr(e->u.bin.left, 0);
-		use_expr(e->u.bin.right, 0);
-		break;
-	case AST_E_TERNARY:
-		use_expr(e->u.ternary.cond, 0);
-		use_expr(e->u.ternary.then, 0);
-		use_expr(e->u.ternary.els, 0);
-		break;
-	case AST_E_IN:
-		use_expr(e->u.in.index, 0);
-		break;
-	case AST_E_STAT:
-		use_expr(e->u.stat.operand, 0);
-		break;
-	case AST_E_HIST:
-		use_expr(e->u.hist.operand, 0);
-		break;
-	case AST_E_TARGET:
-		if (e->u.target.ncomps == 1)
-			use_expr(e->u.target.comps[0].index, 0);
-		break;
-	default:
-		break;
-	}
-}
-
-static void use_stmt(struct ast_stmt *s)
-{
-	size_t i;
-
-	if (!s)
-		return;
-	switch (s->kind) {
-	case AST_S_BLOCK:
-		for (i = 0; i < s->u.block.n; i++)
-			use_stmt(s->u.block.v[i]);
-		break;
-	case AST_S_EXPR:
-	case AST_S_RETURN:
-		use_expr(s->u.expr, 0);
-		break;
-	case AST_S_IF:
-		use_expr(s->u.if_.cond, 0);
-		use_stmt(s->u.if_.then);
-		use_stmt(s->u.if_.els);
-		break;
-	case AST_S_WHILE:
-	case AST_S_FOR:
-		use_expr(s->u.loop.init, 0);
-		use_expr(s->u.loop.cond, 0);
-		use_expr(s->u.loop.incr, 0);
-		use_stmt(s->u.loop.body);
-		break;
-	case AST_S_FOREACH:
-		use_expr(s->u.foreach.array, 0);
-		use_exprs(&s->u.foreach.slice);
-		use_expr(s->u.foreach.limit, 0);
-		use_stmt(s->u.foreach.body);
-		break;
-	case AST_S_DELETE:
-		use_expr(s->u.expr, 1);
-		break;
-	case AST_S_TRY:
-		use_stmt(s->u.try_.body);
-		use_stmt(s->u.try_.handler);
-		break;
-	default:
-		break;
-	}
-}
-
-static void display_global(struct strbuf *sb, const struct elab_sym *g)
-{
-	static const char *const st[] = { "@count", "@min", "@max", "@sum",
-					  "@avg" };
-	struct strbuf fmt = STRBUF_INIT, args = STRBUF_INIT;
-	const char *val = g->name;
-	int i;
-
-	fmt_sb_addstr(&fmt, g->name);
-	fmt_sb_addstr(sb, "probe end {\n");
-	if (g->nkeys > 0) {
-		fmt_sb_addc(&fmt, '[');
-		fmt_sb_addstr(sb, "foreach (");
-		if (g->type != AST_T_STATS) {
-			fmt_sb_addstr(sb, "__val = ");
-			val = "__val";
-		}
-		fmt_sb_addc(sb, '[');
-		for (i = 0; i < g->nkeys; i++) {
-			fmt_sb_addf(sb, "%s__idx%d", i ? "," : "", i);
-			fmt_sb_addstr(&fmt, i ? "," : "");
-			fmt_sb_addstr(&fmt, g->keys[i] == AST_T_STRING ?
-				      "\\\"%#s\\\"" : "%#d");
-			fmt_sb_addf(&args, ", __idx%d", i);
-		}
-		fmt_sb_addf(sb, "] in %s-)\n", g->name);
-		fmt_sb_addc(&fmt, ']');
-	} else if (g->type == AST_T_STATS) {
-		fmt_sb_addf(sb, "if (@count(%s) == 0)\nprintf(\"%s @count=0x0"
-			    "\\n\")\nelse\n", g->name, g->name);
-	}
-	if (g->type == AST_T_STATS) {
-		for (i = 0; i < 5; i++) {
-			fmt_sb_addf(&fmt, " %s=%%#d", st[i]);
-			if (g->nkeys > 0) {
-				fmt_sb_addf(&args, ", %s(%s[", st[i], g->name);
-				for (int k = 0; k < g->nkeys; k++)
-					fmt_sb_addf(&args, "%s__idx%d",
-						    k ? "," : "", k);
-				fmt_sb_addstr(&args, "])");
-			} else {
-				fmt_sb_addf(&args, ", %s(%s)", st[i], g->name);
-			}
-		}
-	} else {
-		fmt_sb_addstr(&fmt, g->type == AST_T_STRING ?
-			      "=\\\"%#s\\\"" : "=%#x");
-		fmt_sb_addf(&args, ", %s", val);
-	}
-	fmt_sb_addf(sb, "printf(\"%s\\n\"%s)\n}\n", fmt_sb_str(&fmt),
-		    fmt_sb_str(&args));
-	fmt_sb_release(&fmt);
-	fmt_sb_release(&args);
-}
-
-void elab_pass_display(struct elab *e)
-{
-	struct strbuf src = STRBUF_INIT;
-	size_t i, nprobes = e->script->probes.n, first = e->probes.n;
-
-	for (i = 0; i < e->funcs.n; i++)
-		if (e->funcs.v[i]->used)
-			use_stmt(e->funcs.v[i]->decl->body);
-	for (i = 0; i < e->probes.n; i++)
-		use_stmt(e->probes.v[i]->body);
-	for (i = 0; i < e->globals.n; i++) {
-		struct elab_sym *g = e->globals.v[i];
-
-		if (g->written && !g->read && g->decl && !g->decl->library)
-			display_global(&src, g);
-	}
-	if (!src.len)
-		return;
-	if (parse_text(e->script, e->diag, "<global display>", src.buf,
-		       src.len, e->opts->lex, 0) == 0) {
-		for (i = nprobes; i < e->script->probes.n; i++)
-			elab_expand_probe(e, e->script->probes.v[i], true);
-		for (i = first; i < e->probes.n; i++)
-			elab_resolve_probe(e, e->probes.v[i]);
-		elab_pass_types(e);
-	}
-	fmt_sb_release(&src);
+	return diag_errors(e->diag) == errs ? 0 : -EINVAL;
 }

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TAPKIT_LANG_ELAB_PASS_H
+#define TAPKIT_LANG_ELAB_PASS_H
+
+/*
+ * Declarations shared by the elaborator's files and nobody else: its
+ * passes, one file each, and the symbol tables and tapsets they share
+ * (elab.c).  elab_new() chains the passes in the order below.
+ *
+ * Every pass is an AST walk (struct ast_visitor, lang/walk.c) over the
+ * probes' bodies and the functions they reach, and returns
+ *
+ *	0		go on with the next pass;
+ *	-EINVAL		stop: the errors are in the struct diag;
+ *	ELAB_DONE	stop without an error: nothing more is needed in
+ *			this mode (-l, -L).
+ */
+#include <stdbool.h>
+
+#include "lang/ast.h"
+#include "lang/elab.h"
+
+#define ELAB_DONE 1
+
+/* ---- the passes, in their order --------------------------------------- */
+
+/* User globals numbered in declaration order (elab.c). */
+int elab_pass_globals(struct elab *e);
+/*
+ * Every user probe's points expanded through aliases and providers into
+ * concrete probes (elab_probes.c).  Its errors do not stop the chain
+ * (the names are resolved too, so one run reports both); a script
+ * without a single probe does.
+ */
+int elab_pass_probes(struct elab *e);
+/*
+ * Names resolved in every probe body and, through the calls, in every
+ * function reached; built-ins that read memory get their read
+ * (elab_mem.c).  -EINVAL when anything so far failed (elab_symbols.c).
+ */
+int elab_pass_symbols(struct elab *e);
+/* Types inferred to a fixed point, then checked (elab_types.c). */
+int elab_pass_types(struct elab *e);
+/* Leading conditions offered to providers as kernel filters
+ * (elab_filter.c). */
+int elab_pass_filters(struct elab *e);
+/* Globals written and never read printed at the end (elab_display.c). */
+int elab_pass_display(struct elab *e);
+/* Handlers that only count, counted by the kernel (elab_count.c). */
+int elab_pass_counting(struct elab *e);
+
+/* ---- what the passes share ---------------------------------------------- */
+
+/* Expand @src's points and append the concrete probes (elab_probes.c);
+ * -EINVAL when an error was reported. */
+int elab_expand_probe(struct elab *e, struct ast_probe *src, bool synthetic);
+/* Resolve the names in probe @p's body (elab_symbols.c), for probes
+ * added after the symbols pass (the display's). */
+void elab_resolve_probe(struct elab *e, struct elab_probe *p);
+
+struct builtin;
+/* A call of a built-in that reads memory, in probe @p (NULL: in a
+ * function): through the provider's deref(), or an error (elab_mem.c). */
+void elab_mem_call(struct elab *e, struct elab_probe *p, struct ast_expr *call,
+		   const struct builtin *b);
+
+/* Symbol tables (elab.c). */
+struct elab_sym *elab_sym_new(enum elab_symkind kind, const char *name,
+			      struct diag_loc loc);
+void elab_sym_free(struct elab_sym *s);
+/* The global @name, entered in the table on first use (user globals
+ * before tapsets'); NULL when none is declared. */
+struct elab_sym *elab_find_global(struct elab *e, const char *name);
+/* The function @name, entered on first use; NULL when none is declared. */
+struct elab_func *elab_find_func(struct elab *e, const char *name);
+/*
+ * Parse every .stp file of the tapset directories into the script, the
+ * first time only: true when that added any (then look again for what
+ * was missing).
+ */
+bool elab_load_tapsets(struct elab *e);
+
+#endif

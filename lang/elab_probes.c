@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The probes pass: every probe point of the user's probes expanded into
+ * concrete probes, each with its own copy of the body.
+ *
+ * A point is asked of the aliases first (the user's and, once loaded, the
+ * tapsets'), then of the providers (lang/provider.h) in order; when
+ * nobody knows it, the tapsets are loaded and it is asked again.  An
+ * alias's prologue runs before the body, innermost alias first, and its
+ * epilogue after it, outermost first; a point's condition becomes
+ * `if (!(cond)) next;` at the top.
+ *
+ * Tapsets are parsed only when something in the script is unresolved (a
+ * function, or a probe point no alias and no provider claims), so a script
+ * that needs none starts without reading a single tapset file.  A
+ * consequence: a tapset global is visible only once tapsets were loaded for
+ * another reason (stap reads them all up front).
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/log.h"
+#include "lang/elab_pass.h"
+
+#define ALIAS_DEPTH 16
+
+/* One concrete probe while aliases are expanded: the statements to run
+ * before the user's body (prologues, innermost alias first) and after it
+ * (epilogues, outermost alias first). */
+struct expansion {
+	struct prov_probe *pp;
+	struct ast_stmt *head;		/* blocks */
+	struct ast_stmt *tail;
+	char *alias;			/* outermost alias point used, or NULL */
+};
+
+struct expansions {
+	struct expansion *v;
+	size_t n, cap;
+};
+
+static bool same_arg(const struct ast_expr *a, const struct ast_expr *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (a->kind != b->kind)
+		return false;
+	if (a->kind == AST_E_NUM)
+		return a->u.num == b->u.num;
+	if (a->kind == AST_E_STR)
+		return !strcmp(a->u.str.s, b->u.str.s);
+	return false;
+}
+
+/* Does the (possibly wildcarded) point @pp name alias point @name? */
+static bool alias_matches(const struct ast_pp *name, const struct ast_pp *pp)
+{
+	size_t i;
+
+	if (name->ncomps != pp->ncomps)
+		return false;
+	for (i = 0; i < pp->ncomps; i++) {
+		if (fnmatch(pp->comps[i].name, name->comps[i].name, 0))
+			return false;
+		if (!same_arg(name->comps[i].arg, pp->comps[i].arg))
+			return false;
+	}
+	return true;
+}
+
+static struct ast_stmt *block_of(struct diag_loc loc)
+{
+	return ast_stmt_new(AST_S_BLOCK, loc);
+}
+
+static int expand_pp(struct elab *e, const struct ast_pp *pp, int depth,
+		     struct expansions *out);
+static char *pp_text(const struct ast_pp *pp);
+
+static int expand_alias(struct elab *e, struct ast_alias *a,
+			const struct ast_pp *name, const struct ast_pp *use,
+			int depth, struct expansions *out)
+{
+	struct expansions sub = { 0 };
+	struct ast_stmt *epi;
+	size_t i, j;
+	int err = 0;
+
+	for (i = 0; i < a->pps.n; i++) {
+		size_t start = sub.n;
+
+		if (expand_pp(e, a->pps.v[i], depth + 1, &sub) < 0)
+			err = -EINVAL;
+		if (a->pps.v[i]->sufficient && sub.n > start)
+			break;
+	}
+	epi = a->epilogue ? a->body : a->body2;
+	for (j = 0; j < sub.n; j++) {
+		struct expansion *x = &sub.v[j];
+
+		free(x->alias);
+		x->alias = pp_text(name);
+		if (a->body && !a->epilogue)
+			AST_VEC_PUSH(&x->head->u.block,
+				     ast_stmt_clone(a->body));
+		if (epi) {
+			struct ast_stmt *t = block_of(use->loc);
+
+			AST_VEC_PUSH(&t->u.block, ast_stmt_clone(epi));
+			AST_VEC_PUSH(&t->u.block, x->tail);
+			x->tail = t;
+		}
+		if (out->n == out->cap) {
+			out->cap = out->cap ? 2 * out->cap : 8;
+			out->v = xrealloc(out->v, out->cap * sizeof(*out->v));
+		}
+		out->v[out->n++] = *x;
+	}
+	free(sub.v);
+	return err;
+}
+
+static void push_expansion(struct expansions *out, struct prov_probe *pp,
+			   struct diag_loc loc)
+{
+	if (out->n == out->cap) {
+		out->cap = out->cap ? 2 * out->cap : 8;
+		out->v = xrealloc(out->v, out->cap * sizeof(*out->v));
+	}
+	out->v[out->n].pp = pp;
+	out->v[out->n].head = block_of(loc);
+	out->v[out->n].tail = block_of(loc);
+	out->v[out->n].alias = NULL;
+	out->n++;
+}
+
+static char *pp_text(const struct ast_pp *pp)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct ast_pp tmp = *pp;
+
+	if (!f)
+		die("out of memory");
+	tmp.optional = tmp.sufficient = false;
+	tmp.cond = NULL;
+	ast_print_pp(f, &tmp);
+	fclose(f);
+	return buf;
+}
+
+/* Ask the aliases, then the providers; load tapsets when nobody knows. */
+static int expand_pp(struct elab *e, const struct ast_pp *pp, int depth,
+		     struct expansions *out)
+{
+	const struct prov_env env = { e->diag, e->opts->listing };
+	struct prov_list list = { 0 };
+	size_t start = out->n, i, k;
+	int r, err = 0;
+	bool tried_tapsets = false;
+	char *text;
+
+	if (depth > ALIAS_DEPTH) {
+		diag_error(e->diag, pp->loc, "probe alias expansion too deep "
+			   "(recursive alias?)");
+		return -EINVAL;
+	}
+again:
+	for (i = 0; i < e->script->aliases.n; i++) {
+		struct ast_alias *a = e->script->aliases.v[i];
+
+		for (k = 0; k < a->names.n; k++) {
+			if (!alias_matches(a->names.v[k], pp))
+				continue;
+			if (expand_alias(e, a, a->names.v[k], pp, depth, out) < 0)
+				err = -EINVAL;
+			break;
+		}
+	}
+	if (out->n > start || err)
+		goto done;
+	for (i = 0; e->opts->providers && e->opts->providers[i]; i++) {
+		r = e->opts->providers[i]->expand(&env, pp, &list);
+		if (r < 0) {
+			err = -EINVAL;
+			break;
+		}
+		if (r > 0)
+			break;
+	}
+	for (i = 0; i < list.n; i++)
+		push_expansion(out, list.v[i], pp->loc);
+	free(list.v);
+	if (out->n > start || err)
+		goto done;
+	if (!tried_tapsets) {
+		tried_tapsets = true;
+		if (elab_load_tapsets(e))
+			goto again;
+	}
+	if (pp->optional || e->opts->listing)
+		return 0;
+	text = pp_text(pp);
+	diag_error(e->diag, pp->loc, "probe point mismatch: no match for '%s'",
+		   text);
+	free(text);
+	return -EINVAL;
+done:
+	return err;
+}
+
+/* if (!(cond)) next;  -- a probe point's condition, checked first */
+static struct ast_stmt *cond_guard(const struct ast_expr *cond)
+{
+	struct ast_stmt *s = ast_stmt_new(AST_S_IF, cond->loc);
+	struct ast_expr *n = ast_expr_new(AST_E_UNARY, cond->loc);
+
+	n->op = AST_OP_NOT;
+	n->u.unary.operand = ast_expr_clone(cond);
+	s->u.if_.cond = n;
+	s->u.if_.then = ast_stmt_new(AST_S_NEXT, cond->loc);
+	return s;
+}
+
+int elab_expand_probe(struct elab *e, struct ast_probe *src, bool synthetic)
+{
+	struct expansions ex = { 0 };
+	size_t i, j;
+	int err = 0;
+
+	for (i = 0; i < src->pps.n; i++) {
+		struct ast_pp *pp = src->pps.v[i];
+		size_t start = ex.n;
+
+		if (expand_pp(e, pp, 0, &ex) < 0)
+			err = -EINVAL;
+		for (j = start; j < ex.n; j++) {
+			struct ast_stmt *b = ex.v[j].head;
+
+			if (pp->cond)
+				AST_VEC_PUSH(&b->u.block, cond_guard(pp->cond));
+			AST_VEC_PUSH(&b->u.block, ast_stmt_clone(src->body));
+			AST_VEC_PUSH(&b->u.block, ex.v[j].tail);
+		}
+		if (pp->sufficient && ex.n > start)
+			break;
+	}
+	for (j = 0; j < ex.n; j++) {
+		struct elab_probe *p = xcalloc(1, sizeof(*p));
+
+		p->pp = ex.v[j].pp;
+		p->alias = ex.v[j].alias;
+		p->body = ex.v[j].head;
+		p->src = src;
+		p->synthetic = synthetic;
+		p->pp->id = (int)e->probes.n;
+		AST_VEC_PUSH(&e->probes, p);
+	}
+	free(ex.v);
+	return err;
+}
+
+int elab_pass_probes(struct elab *e)
+{
+	size_t i, nuser = e->script->probes.n;
+
+	for (i = 0; i < nuser && !diag_full(e->diag); i++)
+		if (!e->script->probes.v[i]->library)
+			elab_expand_probe(e, e->script->probes.v[i], false);
+	if (!e->probes.n && diag_errors(e->diag) == e->errors0 &&
+	    !e->opts->listing) {
+		diag_error(e->diag, (struct diag_loc){ 0 }, "no probes found");
+		return -EINVAL;
+	}
+	return 0;
+}

@@ -1,0 +1,514 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The symbols pass: names resolved to locals, globals, functions and
+ * built-ins in every probe body, and through the calls in every function
+ * reached (marked used; the others are never typed nor compiled).
+ *
+ * A name is a local of its probe or function unless a global of that
+ * name is declared; an unknown function loads the tapsets once and is
+ * looked up again.  Arrays must be globals with one arity everywhere.
+ * Constructs tapkit lacks are reported here: built-ins marked
+ * unsupported, @entry, @perf, and memory reads the probe cannot make
+ * (elab_mem.c).  $$vars becomes the sprintf() stap would build.
+ *
+ * The AST is annotated in place: ast_expr.sym (a struct elab_sym * for
+ * names, a struct elab_func * for calls), ast_expr.slot (a built-in's
+ * id + 1, a target variable's index), ast_stmt.aux (a catch variable).
+ * Locals are numbered in the order of their first use, so the walk keeps
+ * source order: where a construct's parts are resolved in another order
+ * than the walk's, its callback walks them itself.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/log.h"
+#include "lang/backend.h"
+#include "lang/elab_pass.h"
+
+struct scope {
+	struct elab *e;
+	struct { struct elab_sym **v; size_t n, cap; } locals;
+	struct elab_func *fn;		/* resolving a function body */
+	struct elab_probe *probe;	/* resolving a probe body */
+	struct ast_visitor walk;	/* ctx: this scope */
+};
+
+static void resolve_expr(struct scope *sc, struct ast_expr *e)
+{
+	ast_walk_expr(e, &sc->walk);
+}
+
+static void resolve_stmt(struct scope *sc, struct ast_stmt *s)
+{
+	ast_walk_stmt(s, &sc->walk);
+}
+
+static struct elab_sym *new_local(struct scope *sc, const char *name,
+				  struct diag_loc loc)
+{
+	struct elab_sym *s = elab_sym_new(ELAB_LOCAL, name, loc);
+
+	s->nkeys = 0;
+	s->index = (int)sc->locals.n;
+	AST_VEC_PUSH(&sc->locals, s);
+	return s;
+}
+
+static struct elab_sym *lookup(struct scope *sc, const char *name,
+			       struct diag_loc loc)
+{
+	struct elab_sym *s;
+	size_t i;
+
+	for (i = 0; i < sc->locals.n; i++)
+		if (!strcmp(sc->locals.v[i]->name, name))
+			return sc->locals.v[i];
+	if ((s = elab_find_global(sc->e, name))) {
+		s->used = true;
+		return s;
+	}
+	return new_local(sc, name, loc);
+}
+
+static void set_arity(struct scope *sc, struct elab_sym *s, int n,
+		      struct diag_loc loc)
+{
+	if (s->nkeys < 0) {
+		s->nkeys = n;
+		return;
+	}
+	if (s->nkeys == n)
+		return;
+	if (s->nkeys == 0)
+		diag_error(sc->e->diag, loc, "'%s' is a scalar: it cannot be "
+			   "indexed", s->name);
+	else if (n == 0)
+		diag_error(sc->e->diag, loc, "array '%s' used as a scalar "
+			   "(it has %d index%s)", s->name, s->nkeys,
+			   s->nkeys == 1 ? "" : "es");
+	else
+		diag_error(sc->e->diag, loc, "inconsistent arity for array "
+			   "'%s': %d index%s here, %d elsewhere", s->name, n,
+			   n == 1 ? "" : "es", s->nkeys);
+}
+
+/* A name used as an array: it must be a global. */
+static struct elab_sym *array_sym(struct scope *sc, struct ast_expr *base,
+				  int nkeys)
+{
+	struct elab_sym *s;
+
+	if (base->kind != AST_E_VAR) {
+		diag_error(sc->e->diag, base->loc, "expected an array name");
+		return NULL;
+	}
+	s = lookup(sc, base->u.var.name, base->loc);
+	base->sym = s;
+	if (s->kind != ELAB_GLOBAL) {
+		diag_error(sc->e->diag, base->loc, "array locals not supported, "
+			   "missing global declaration for '%s'?", s->name);
+		return NULL;
+	}
+	if (nkeys > MAP_MAX_KEYS)
+		diag_error(sc->e->diag, base->loc, "too many indexes for '%s' "
+			   "(%d, at most %d)", s->name, nkeys, MAP_MAX_KEYS);
+	else
+		set_arity(sc, s, nkeys, base->loc);
+	return s;
+}
+
+static void resolve_exprs(struct scope *sc, struct ast_exprs *v, bool star)
+{
+	size_t i;
+
+	for (i = 0; i < v->n; i++) {
+		if (v->v[i]->kind == AST_E_STAR) {
+			if (!star)
+				diag_error(sc->e->diag, v->v[i]->loc, "'*' is "
+					   "only allowed in delete, in and "
+					   "foreach slices");
+			continue;
+		}
+		resolve_expr(sc, v->v[i]);
+	}
+}
+
+/* An indexed array a[k...] (or a histogram bucket @hist_log(x)[i]). */
+static void resolve_index(struct scope *sc, struct ast_expr *e, bool star)
+{
+	struct ast_expr *base = e->u.index.base;
+
+	resolve_exprs(sc, &e->u.index.args, star);
+	if (base->kind == AST_E_HIST) {
+		resolve_expr(sc, base);
+		if (e->u.index.args.n != 1)
+			diag_error(sc->e->diag, e->loc, "a histogram takes "
+				   "one bucket index");
+		return;
+	}
+	e->sym = array_sym(sc, base, (int)e->u.index.args.n);
+}
+
+static void resolve_func(struct elab *e, struct elab_func *f);
+
+static void resolve_call(struct scope *sc, struct ast_expr *e)
+{
+	const char *name = e->u.call.name;
+	const struct builtin *b;
+	struct elab_func *f;
+	int id;
+
+	resolve_exprs(sc, &e->u.call.args, false);
+	for (;;) {
+		if ((f = elab_find_func(sc->e, name))) {
+			e->sym = f;
+			if (f->decl->nparams != e->u.call.args.n)
+				diag_error(sc->e->diag, e->loc, "function '%s' "
+					   "takes %zu argument%s, %zu given",
+					   name, f->decl->nparams,
+					   f->decl->nparams == 1 ? "" : "s",
+					   e->u.call.args.n);
+			resolve_func(sc->e, f);
+			return;
+		}
+		if ((b = builtin_find(name, &id))) {
+			e->slot = id + 1;
+			if (b->unsupported)
+				diag_error(sc->e->diag, e->loc, "'%s' is not "
+					   "supported yet: %s", name,
+					   b->unsupported);
+			else if (b->nargs != (int)e->u.call.args.n)
+				diag_error(sc->e->diag, e->loc, "function '%s' "
+					   "takes %d argument%s, %zu given",
+					   name, b->nargs,
+					   b->nargs == 1 ? "" : "s",
+					   e->u.call.args.n);
+			else if (builtin_mem(b) >= 0)
+				elab_mem_call(sc->e, sc->probe, e, b);
+			return;
+		}
+		if (!elab_load_tapsets(sc->e))
+			break;
+	}
+	diag_error(sc->e->diag, e->loc, "unresolved function '%s'", name);
+}
+
+/* Replace @e's contents by @n's (freeing what @e held). */
+static void replace_expr(struct ast_expr *e, struct ast_expr *n)
+{
+	struct ast_expr old = *e;
+	struct ast_expr *o = xmalloc(sizeof(*o));
+
+	*e = *n;
+	free(n);
+	*o = old;
+	ast_expr_free(o);
+}
+
+/* $$vars: "a=%d b=%s" over the probe's variables. */
+static void expand_dollars(struct scope *sc, struct ast_expr *e)
+{
+	const struct prov_probe *pp = sc->probe->pp;
+	struct prov_var vars[64];
+	struct ast_expr *p = ast_expr_new(AST_E_PRINT, e->loc);
+	struct strbuf fmt = STRBUF_INIT;
+	size_t i, n = 0;
+
+	if (pp->prov->vars)
+		n = pp->prov->vars(pp, vars, 64);
+	if (n > 64)
+		n = 64;
+	p->u.print.name = xstrdup("sprintf");
+	p->u.print.flags = AST_PRINT_FORMAT | AST_PRINT_TOSTR;
+	for (i = 0; i < n; i++) {
+		struct ast_expr *t = ast_expr_new(AST_E_TARGET, e->loc);
+
+		fmt_sb_addf(&fmt, "%s%s=%s", i ? " " : "", vars[i].name,
+			    vars[i].type == AST_T_STRING ? "\"%s\"" : "%d");
+		t->u.target.name = xasprintf("$%s", vars[i].name);
+		AST_VEC_PUSH(&p->u.print.args, t);
+	}
+	p->u.print.fmt = ast_str(e->loc, fmt_sb_str(&fmt), fmt.len);
+	fmt_sb_release(&fmt);
+	replace_expr(e, p);
+	resolve_expr(sc, e);
+}
+
+/* $name, $name[i]; returns false when the probe has no such variable. */
+static bool resolve_target(struct scope *sc, struct ast_expr *e, bool quiet)
+{
+	const char *name = e->u.target.name;
+	struct prov_var v;
+	const struct prov_probe *pp;
+
+	if (!sc->probe) {
+		if (!quiet)
+			diag_error(sc->e->diag, e->loc, "target variables are "
+				   "only available in probe handlers");
+		return false;
+	}
+	pp = sc->probe->pp;
+	if (!name) {
+		if (!quiet)
+			diag_error(sc->e->diag, e->loc, "@cast and autocast "
+				   "values are not supported");
+		return false;
+	}
+	if (!strcmp(name, "$$vars") || !strcmp(name, "$$parms")) {
+		if (quiet)
+			return true;
+		expand_dollars(sc, e);
+		return true;
+	}
+	if (name[1] == '$' || !pp->prov->var ||
+	    pp->prov->var(pp, name + 1, &v) < 0) {
+		if (!quiet)
+			diag_error(sc->e->diag, e->loc, "no target variable "
+				   "'%s' in probe '%s'", name, pp->pp);
+		return false;
+	}
+	if (e->u.target.addressof || e->u.target.ncomps > 1 ||
+	    (e->u.target.ncomps == 1 &&
+	     (e->u.target.comps[0].kind != AST_TC_INDEX || v.array <= 0))) {
+		if (!quiet)
+			diag_error(sc->e->diag, e->loc, "'%s' of probe '%s' has "
+				   "no members or elements to reach (needs "
+				   "debug info)", name, pp->pp);
+		return false;
+	}
+	e->slot = v.idx;
+	e->type = v.type;
+	if (e->u.target.ncomps == 1) {
+		e->type = AST_T_LONG;
+		if (!quiet)
+			resolve_expr(sc, e->u.target.comps[0].index);
+	}
+	return true;
+}
+
+static void check_lvalue(struct scope *sc, struct ast_expr *l)
+{
+	if (l->kind == AST_E_VAR ||
+	    (l->kind == AST_E_INDEX && l->u.index.base->kind == AST_E_VAR))
+		return;
+	if (l->kind == AST_E_TARGET)
+		diag_error(sc->e->diag, l->loc, "target variables cannot be "
+			   "written");
+	else
+		diag_error(sc->e->diag, l->loc, "expected an lvalue "
+			   "(variable or array element)");
+}
+
+/*
+ * The walk's callbacks.  Most kinds only need their children resolved,
+ * which the walk does; these are the ones that mean something here.
+ */
+static int name_expr(struct ast_expr *e, void *ctx)
+{
+	struct scope *sc = ctx;
+	struct ast_expr *op;
+	struct elab_sym *s;
+	bool found;
+
+	switch (e->kind) {
+	case AST_E_NUM:
+		e->type = AST_T_LONG;
+		return 0;
+	case AST_E_STR:
+		e->type = AST_T_STRING;
+		return 0;
+	case AST_E_VAR:
+		e->sym = s = lookup(sc, e->u.var.name, e->loc);
+		if (s->kind == ELAB_GLOBAL)
+			set_arity(sc, s, 0, e->loc);
+		return 0;
+	case AST_E_INDEX:
+		resolve_index(sc, e, false);
+		return 1;
+	case AST_E_STAR:
+		diag_error(sc->e->diag, e->loc, "unexpected '*'");
+		return 0;
+	case AST_E_ASSIGN:
+		resolve_expr(sc, e->u.bin.left);
+		check_lvalue(sc, e->u.bin.left);
+		resolve_expr(sc, e->u.bin.right);
+		return 1;
+	case AST_E_IN:
+		resolve_index(sc, e->u.in.index, true);
+		return 1;
+	case AST_E_TARGET:
+		resolve_target(sc, e, false);
+		return 1;
+	case AST_E_DEFINED:
+		op = e->u.unary.operand;
+		found = true;
+		if (op->kind == AST_E_TARGET)
+			found = resolve_target(sc, op, true);
+		ast_expr_free(op);
+		e->kind = AST_E_NUM;
+		e->u.num = found;
+		e->type = AST_T_LONG;
+		return 1;
+	case AST_E_ENTRY:
+		diag_error(sc->e->diag, e->loc, "@entry is not supported yet");
+		return 1;
+	case AST_E_PERF:
+		diag_error(sc->e->diag, e->loc, "@perf is not supported yet");
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* After the children: a call's arguments are resolved before its name. */
+static int name_expr_post(struct ast_expr *e, void *ctx)
+{
+	struct scope *sc = ctx;
+
+	if (e->kind == AST_E_CALL)
+		resolve_call(sc, e);
+	else if (e->kind == AST_E_CREMENT)
+		check_lvalue(sc, e->u.unary.operand);
+	return 0;
+}
+
+static void resolve_foreach(struct scope *sc, struct ast_stmt *s)
+{
+	struct ast_expr *arr = s->u.foreach.array;
+	size_t i, n = s->u.foreach.keys.n;
+
+	for (i = 0; i < n; i++)
+		resolve_expr(sc, s->u.foreach.keys.v[i]);
+	if (s->u.foreach.value)
+		resolve_expr(sc, s->u.foreach.value);
+	resolve_exprs(sc, &s->u.foreach.slice, true);
+	if (arr->kind == AST_E_HIST) {
+		resolve_expr(sc, arr);
+		if (n != 1)
+			diag_error(sc->e->diag, arr->loc, "foreach over a "
+				   "histogram takes one bucket variable");
+	} else {
+		array_sym(sc, arr, (int)n);
+		if (s->u.foreach.slice.n && s->u.foreach.slice.n != n)
+			diag_error(sc->e->diag, arr->loc, "the slice has %zu "
+				   "indexes, the loop %zu",
+				   s->u.foreach.slice.n, n);
+	}
+	if (s->u.foreach.limit)
+		resolve_expr(sc, s->u.foreach.limit);
+	resolve_stmt(sc, s->u.foreach.body);
+}
+
+static void resolve_delete(struct scope *sc, struct ast_stmt *s)
+{
+	struct ast_expr *x = s->u.expr;
+
+	if (x->kind == AST_E_INDEX && x->u.index.base->kind == AST_E_VAR)
+		resolve_index(sc, x, true);
+	else if (x->kind == AST_E_VAR)
+		x->sym = lookup(sc, x->u.var.name, x->loc);
+	else
+		diag_error(sc->e->diag, x->loc, "delete needs a variable, an "
+			   "array or an array element");
+}
+
+static void resolve_try(struct scope *sc, struct ast_stmt *s)
+{
+	resolve_stmt(sc, s->u.try_.body);
+	if (s->u.try_.var) {
+		struct elab_sym *v = lookup(sc, s->u.try_.var,
+					    s->u.try_.var_loc);
+
+		s->aux = v;
+		if (v->kind != ELAB_LOCAL)
+			diag_error(sc->e->diag, s->u.try_.var_loc,
+				   "the catch variable must be a local");
+	}
+	resolve_stmt(sc, s->u.try_.handler);
+}
+
+static int name_stmt(struct ast_stmt *s, void *ctx)
+{
+	struct scope *sc = ctx;
+
+	switch (s->kind) {
+	case AST_S_FOREACH:
+		resolve_foreach(sc, s);
+		return 1;
+	case AST_S_DELETE:
+		resolve_delete(sc, s);
+		return 1;
+	case AST_S_TRY:
+		resolve_try(sc, s);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int name_stmt_post(struct ast_stmt *s, void *ctx)
+{
+	struct scope *sc = ctx;
+
+	if (s->kind == AST_S_RETURN && !sc->fn)
+		diag_error(sc->e->diag, s->loc, "cannot 'return' from a probe");
+	return 0;
+}
+
+static void take_locals(struct scope *sc, struct elab_sym ***v, size_t *n)
+{
+	*v = sc->locals.v;
+	*n = sc->locals.n;
+}
+
+static void scope_init(struct scope *sc, struct elab *e)
+{
+	sc->e = e;
+	sc->walk = (struct ast_visitor){
+		.expr = name_expr,
+		.expr_post = name_expr_post,
+		.stmt = name_stmt,
+		.stmt_post = name_stmt_post,
+		.ctx = sc,
+	};
+}
+
+static void resolve_func(struct elab *e, struct elab_func *f)
+{
+	struct scope sc = { .fn = f };
+	size_t i;
+
+	scope_init(&sc, e);
+	f->used = true;
+	if (f->resolved)
+		return;
+	f->resolved = true;
+	for (i = 0; i < f->decl->nparams; i++) {
+		struct elab_sym *p = new_local(&sc, f->decl->params[i].name,
+					       f->decl->params[i].loc);
+
+		p->type = f->decl->params[i].type;
+	}
+	f->nparams = f->decl->nparams;
+	resolve_stmt(&sc, f->decl->body);
+	take_locals(&sc, &f->locals, &f->nlocals);
+}
+
+void elab_resolve_probe(struct elab *e, struct elab_probe *p)
+{
+	struct scope sc = { .probe = p };
+
+	scope_init(&sc, e);
+	resolve_stmt(&sc, p->body);
+	take_locals(&sc, &p->locals, &p->nlocals);
+}
+
+int elab_pass_symbols(struct elab *e)
+{
+	size_t i;
+
+	for (i = 0; i < e->probes.n && !diag_full(e->diag); i++)
+		elab_resolve_probe(e, e->probes.v[i]);
+	return diag_errors(e->diag) != e->errors0 ? -EINVAL : 0;
+}
