@@ -113,8 +113,11 @@ struct vm *vm_new(const struct prog *prog, const struct vm_limits *lim)
 			cfg.maxstrlen = vm->maxstr;
 			cfg.stat = &pg->scfg;
 			g->map = map_new(&cfg);
-			if (!g->map)
-				die("cannot create array '%s'", pg->name);
+			if (!g->map) {
+				vm_free(vm);
+				errno = EINVAL;
+				return NULL;
+			}
 		} else if (pg->type == AST_T_STATS) {
 			g->st = stat_new(&pg->scfg);
 		} else if (pg->type == AST_T_STRING) {

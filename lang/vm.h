@@ -46,6 +46,9 @@ struct vm;
  * All memory a handler needs (value slots and their string buffers, frames)
  * is allocated here: handlers allocate only when arrays grow or a foreach
  * takes its snapshot.  Free with vm_free().
+ *
+ * Return: the VM, or NULL with errno EINVAL when @prog describes an array
+ * map_new() refuses (a program gen_program() did not make).
  */
 struct vm *vm_new(const struct prog *prog, const struct vm_limits *lim);
 void vm_free(struct vm *vm);
