@@ -7,8 +7,9 @@
  * passes, one file each, and the symbol tables and tapsets they share
  * (elab.c).  elab_new() chains the passes in the order below.
  *
- * Every pass is an AST walk (struct ast_visitor, lang/walk.c) over the
- * probes' bodies and the functions they reach, and returns
+ * A pass works over the probes' bodies and the functions they reach,
+ * traversing them with the AST walk (struct ast_visitor, lang/walk.c),
+ * and returns
  *
  *	0		go on with the next pass;
  *	-EINVAL		stop: the errors are in the struct diag;
