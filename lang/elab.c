@@ -17,7 +17,7 @@
 /* ---- symbol tables ----------------------------------------------------- */
 
 struct elab_sym *elab_sym_new(enum elab_symkind kind, const char *name,
-				struct diag_loc loc)
+			      struct diag_loc loc)
 {
 	struct elab_sym *s = xcalloc(1, sizeof(*s));
 

@@ -381,6 +381,61 @@ UNIT_TEST(lex_script_argument_errors)
 		  "  ^\n");
 }
 
+/* The lexer alone: macros and conditionals are the preprocessor's. */
+UNIT_TEST(lex_raw_tokens_leave_preprocessing)
+{
+	const char *src = "@define m %( 1 %) %( arch == \"x\" %? @m %: 2 %)";
+	struct diag *d = diag_new();
+	const struct diag_file *f = diag_add_file(d, "t.stp", src, strlen(src));
+	struct lexer *lx = lex_new(d, f, NULL);
+	char *out = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&out, &len);
+	struct token t;
+
+	for (;;) {
+		lex_next(lx, &t);
+		if (t.kind == TOK_EOF) {
+			lex_token_release(&t);
+			break;
+		}
+		render(m, &t);
+		fputc(' ', m);
+		lex_token_release(&t);
+	}
+	fclose(m);
+	CHECK_STR(out, "@define m %( #1 %) %( arch == \"x\" %? @m %: #2 %) ");
+	CHECK_INT(diag_errors(d), 0);
+	free(out);
+	lex_free(lx);
+
+	/* the same text through the preprocessor */
+	CHECK_TOKS(src, "#2");
+	diag_free(d);
+}
+
+/* A skipped branch is lexed quietly; outside one, junk is reported. */
+UNIT_TEST(lex_quiet_mode)
+{
+	struct diag *d = diag_new();
+	const struct diag_file *f = diag_add_file(d, "t.stp", "` `", 3);
+	struct lexer *lx = lex_new(d, f, NULL);
+	struct token t;
+
+	lex_set_quiet(lx, true);
+	lex_next(lx, &t);
+	CHECK_INT(t.kind, TOK_ERROR);
+	lex_token_release(&t);
+	CHECK_INT(diag_errors(d), 0);
+	lex_set_quiet(lx, false);
+	lex_next(lx, &t);
+	CHECK_INT(t.kind, TOK_ERROR);
+	lex_token_release(&t);
+	CHECK_INT(diag_errors(d), 1);
+	lex_free(lx);
+	diag_free(d);
+}
+
 UNIT_TEST(lex_macros)
 {
 	CHECK_TOKS("@define one %( 1 %) x = @one + @one", "x = #1 + #1");

@@ -1062,6 +1062,152 @@ UNIT_TEST(ast_walk_and_clone)
 	done(&p);
 }
 
+/* Every node kind at least once (lang/walk.c must know them all). */
+static const char all_kinds[] =
+	"global a, s\n"
+	"function f(x) { return x + 1 }\n"
+	"probe begin {\n"
+	"  ;\n"
+	"  x = -1 + 2 * 3; y = \"a\" . \"b\"; a[1, \"k\"] = x++; --x\n"
+	"  if (x == 1 && !(y =~ \"a.*\")) next; else x = x ? 1 : 2\n"
+	"  while (x < 3) { x++; if (x) break; continue }\n"
+	"  for (i = 0; i < 2; i++) s <<< i\n"
+	"  foreach ([k1, k2] in a[*, \"k\"] limit 3) printf(\"%d %s\\n\", k1, k2)\n"
+	"  z = @count(s) + @hist_log(s)[0] + ([1, \"k\"] in a) + @defined($v) + f(1)\n"
+	"  print(@hist_linear(s, 0, 10, 1))\n"
+	"  w = $var->m[1] + @entry($x) + @perf(\"cycles\")\n"
+	"  delete a[*, \"k\"]\n"
+	"  try { error(\"e\") } catch (m) { println(m) }\n"
+	"}\n";
+
+struct kinds {
+	unsigned expr[AST_E_COUNT_];
+	unsigned stmt[AST_S_COUNT_];
+	unsigned post;
+};
+
+static int kind_expr(struct ast_expr *e, void *ctx)
+{
+	((struct kinds *)ctx)->expr[e->kind]++;
+	return 0;
+}
+
+static int kind_expr_post(struct ast_expr *e, void *ctx)
+{
+	(void)e;
+	((struct kinds *)ctx)->post++;
+	return 0;
+}
+
+static int kind_stmt(struct ast_stmt *s, void *ctx)
+{
+	((struct kinds *)ctx)->stmt[s->kind]++;
+	return 0;
+}
+
+UNIT_TEST(ast_walk_reaches_every_kind)
+{
+	struct parsed p = parse(all_kinds);
+	struct kinds k = { 0 };
+	struct ast_visitor v = { kind_expr, kind_expr_post, kind_stmt, NULL, &k };
+	unsigned pre = 0;
+	int i;
+
+	/* counted by hand in all_kinds: a child a kind's walk forgets
+	 * shows here (each HIST's operand is a VAR, say) */
+	static const unsigned want_expr[AST_E_COUNT_] = {
+		[AST_E_NUM] = 16, [AST_E_STR] = 9, [AST_E_VAR] = 31,
+		[AST_E_INDEX] = 4, [AST_E_STAR] = 2, [AST_E_CALL] = 2,
+		[AST_E_PRINT] = 3, [AST_E_UNARY] = 1, [AST_E_CREMENT] = 4,
+		[AST_E_BINARY] = 9, [AST_E_CONCAT] = 1, [AST_E_COMPARE] = 3,
+		[AST_E_LOGICAL] = 1, [AST_E_REGEX] = 1, [AST_E_ASSIGN] = 8,
+		[AST_E_TERNARY] = 1, [AST_E_IN] = 1, [AST_E_TARGET] = 3,
+		[AST_E_DEFINED] = 1, [AST_E_ENTRY] = 1, [AST_E_PERF] = 1,
+		[AST_E_STAT] = 1, [AST_E_HIST] = 2,
+	};
+	static const unsigned want_stmt[AST_S_COUNT_] = {
+		[AST_S_BLOCK] = 5, [AST_S_NULL] = 1, [AST_S_EXPR] = 13,
+		[AST_S_IF] = 2, [AST_S_WHILE] = 1, [AST_S_FOR] = 1,
+		[AST_S_FOREACH] = 1, [AST_S_BREAK] = 1, [AST_S_CONTINUE] = 1,
+		[AST_S_NEXT] = 1, [AST_S_RETURN] = 1, [AST_S_DELETE] = 1,
+		[AST_S_TRY] = 1,
+	};
+
+	CHECK_INT(p.rc, 0);
+	CHECK_INT(ast_walk_script(p.s, &v), 0);
+	for (i = 0; i < AST_E_COUNT_; i++) {
+		if (k.expr[i] != want_expr[i])
+			printf("#   %s reached %u times, expected %u\n",
+			       ast_ekind_str((enum ast_ekind)i), k.expr[i],
+			       want_expr[i]);
+		CHECK(want_expr[i] > 0 && k.expr[i] == want_expr[i]);
+		pre += k.expr[i];
+	}
+	CHECK_INT(k.post, pre);
+	for (i = 0; i < AST_S_COUNT_; i++) {
+		if (k.stmt[i] != want_stmt[i])
+			printf("#   statement kind %d reached %u times, "
+			       "expected %u\n", i, k.stmt[i], want_stmt[i]);
+		CHECK(want_stmt[i] > 0 && k.stmt[i] == want_stmt[i]);
+	}
+	done(&p);
+}
+
+/* A slot handed by ast_expr_children() replaces the child in place. */
+static int zero_child(struct ast_expr **slot, void *ctx)
+{
+	(*(int *)ctx)++;
+	ast_expr_free(*slot);
+	*slot = ast_num((struct diag_loc){ 0 }, 0);
+	return 0;
+}
+
+UNIT_TEST(ast_children_slots)
+{
+	struct parsed p = parse("probe begin { x = a ? f(b, c) : d[e] }");
+	struct ast_expr *e;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *m;
+	int n = 0;
+
+	CHECK_INT(p.rc, 0);
+	e = first_expr(&p)->u.bin.right;	/* the ternary */
+	CHECK_INT(ast_expr_children(e, zero_child, &n), 0);
+	CHECK_INT(n, 3);
+	m = open_memstream(&out, &len);
+	ast_print_expr(m, e);
+	fclose(m);
+	CHECK_STR(out, "0 ? 0 : 0");
+	free(out);
+	done(&p);
+}
+
+/* Deep copies of every kind print the same and share nothing with the
+ * original: they are printed after it is freed. */
+UNIT_TEST(ast_clone_every_kind)
+{
+	struct parsed p = parse(all_kinds);
+	struct ast_stmt **body, **fbody, *orig;
+	char *a, *b;
+
+	CHECK_INT(p.rc, 0);
+	a = print_script(p.s);
+	body = &p.s->probes.v[0]->body;
+	fbody = &p.s->funcs.v[0]->body;
+	orig = *body;
+	*body = ast_stmt_clone(orig);
+	ast_stmt_free(orig);
+	orig = *fbody;
+	*fbody = ast_stmt_clone(orig);
+	ast_stmt_free(orig);
+	b = print_script(p.s);
+	CHECK_STR(b, a);
+	free(a);
+	free(b);
+	done(&p);
+}
+
 UNIT_TEST(ast_locations)
 {
 	struct parsed p = parse("probe begin {\n  x = a / b\n  y = s[k] . \"t\"\n}");
