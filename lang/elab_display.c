@@ -87,7 +87,8 @@ static int use_stmt(struct ast_stmt *s, void *ctx)
 		use_lvalue(s->u.expr, WRITE, w);
 		return 1;
 	case AST_S_FOREACH:
-		/* the loop variables are locals: only the array is read */
+		/* the array, its slice and limit are read; the loop's own
+		 * variables are not counted as uses */
 		ast_walk_expr(s->u.foreach.array, w);
 		for (i = 0; i < s->u.foreach.slice.n; i++)
 			ast_walk_expr(s->u.foreach.slice.v[i], w);
