@@ -43,7 +43,7 @@ void fmt_int64(struct strbuf *sb, int64_t v)
 	char tmp[24];
 	int n = snprintf(tmp, sizeof(tmp), "%" PRId64, v);
 
-	fmt_sb_add(sb, tmp, (size_t)n);
+	fmt_sb_add_inline(sb, tmp, (size_t)n);
 }
 
 /* ---- parsing ----------------------------------------------------------- */
@@ -253,7 +253,7 @@ struct out {
 static void put(struct out *o, char c)
 {
 	if (o->pos <= o->end)
-		fmt_sb_addc(o->sb, c);
+		fmt_sb_addc_inline(o->sb, c);
 	o->pos++;
 }
 
@@ -562,7 +562,7 @@ int fmt_run(struct strbuf *out, const struct fmt_spec *specs, int nspecs,
 	if (cap > INT_MAX)
 		cap = INT_MAX;
 	o.end = (long long)cap - 1;
-	fmt_sb_grow(out, cap < 256 ? cap : 256);
+	fmt_sb_grow_inline(out, cap < 256 ? cap : 256);
 
 	for (i = 0; i < nspecs; i++) {
 		const struct fmt_spec *s = &specs[i];

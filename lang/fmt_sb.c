@@ -42,19 +42,12 @@ void fmt_sb_grow(struct strbuf *sb, size_t extra)
 
 void fmt_sb_add(struct strbuf *sb, const void *data, size_t n)
 {
-	fmt_sb_grow(sb, n);
-	if (n)
-		memcpy(sb->buf + sb->len, data, n);
-	sb->len += n;
-	sb->buf[sb->len] = '\0';
+	fmt_sb_add_inline(sb, data, n);
 }
 
 void fmt_sb_addc(struct strbuf *sb, char c)
 {
-	if (sb->len + 1 >= sb->alloc)
-		fmt_sb_grow(sb, 1);
-	sb->buf[sb->len++] = c;
-	sb->buf[sb->len] = '\0';
+	fmt_sb_addc_inline(sb, c);
 }
 
 void fmt_sb_addnc(struct strbuf *sb, char c, size_t n)

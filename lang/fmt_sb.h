@@ -13,6 +13,7 @@
  */
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 struct strbuf {
 	char *buf;	/* NUL-terminated after the first add; may hold NULs */
@@ -42,5 +43,36 @@ void fmt_sb_truncate(struct strbuf *sb, size_t len);
 const char *fmt_sb_str(const struct strbuf *sb);
 /* fwrite() all bytes (NULs included); 0 or -EIO. */
 int fmt_sb_write(const struct strbuf *sb, FILE *f);
+
+/*
+ * The same appends inline, for the loops that write byte by byte (stap's
+ * printf, lang/fmt.c, per event): a call per byte would cost more than
+ * the byte.  fmt_sb_add() and fmt_sb_addc() are these, out of line.
+ */
+static inline void fmt_sb_addc_inline(struct strbuf *sb, char c)
+{
+	if (sb->len + 1 >= sb->alloc)
+		fmt_sb_grow(sb, 1);
+	sb->buf[sb->len++] = c;
+	sb->buf[sb->len] = '\0';
+}
+
+static inline void fmt_sb_add_inline(struct strbuf *sb, const void *data,
+				     size_t n)
+{
+	if (sb->len + n >= sb->alloc)
+		fmt_sb_grow(sb, n);
+	if (n)
+		memcpy(sb->buf + sb->len, data, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+/* fmt_sb_grow() when room is short. */
+static inline void fmt_sb_grow_inline(struct strbuf *sb, size_t extra)
+{
+	if (sb->len + extra + 1 > sb->alloc)
+		fmt_sb_grow(sb, extra);
+}
 
 #endif
