@@ -115,7 +115,7 @@ struct elab {
 	struct { struct elab_probe **v; size_t n, cap; } probes;
 	const struct elab_opts *opts;
 	bool tapsets_loaded;
-	unsigned errors0;		/* diag_errors() when elab_new() began */
+	unsigned errors0;		/* diag_errors() as elab_new() began */
 };
 
 /**
