@@ -37,6 +37,7 @@
 
 struct loop;
 struct json;
+struct source;
 struct tep_event;
 struct tep_handle;
 
@@ -53,9 +54,8 @@ struct tp {
 	int id;
 	enum tp_mode mode;
 	struct tep_event *event;	/* format: fields, print fmt */
-	struct perf_counter *counter;	/* TP_COUNT, from session_start() */
-	char *filter;			/* TP_COUNT: applied at open */
-	struct perf_sampler *sampler;	/* TP_STACK */
+	struct source *src;		/* the source that reads it (source.h) */
+	void *src_data;			/* that source's own, per event */
 	bool internal;			/* the session's own (not delivered) */
 	struct tp *next;
 };
