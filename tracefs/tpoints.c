@@ -119,7 +119,7 @@ static bool is_system(int events, const struct dirent *de)
 
 static int cmp_tpoint(const void *a, const void *b)
 {
-	const struct tpoint *x = a, *y = b;
+	const struct tpoint_name *x = a, *y = b;
 	int c = strcmp(x->sys, y->sys);
 
 	return c ? c : strcmp(x->name, y->name);

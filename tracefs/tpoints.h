@@ -10,13 +10,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct tpoint {
+struct tpoint_name {
 	char *sys;
 	char *name;
 };
 
 struct tpoint_list {
-	struct tpoint *v;
+	struct tpoint_name *v;
 	size_t n;
 };
 
