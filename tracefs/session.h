@@ -12,6 +12,9 @@
  *	TP_COUNT   perf_event counting mode: the kernel counts, no records
  *	TP_STACK   perf_event sampling with callchains
  *
+ * Each mode is read by an event source of its own (source.h), which the
+ * session drives without knowing its kind.
+ *
  * Ownership (DESIGN.md "Probe lifecycle"): the instance and the group of our
  * dynamic events are both named tapkit_<pid>_<starttime>; session_close()
  * removes them and runs from atexit too, so die() and signals never leave
