@@ -75,7 +75,7 @@ static void slots_release(struct slots *sl)
  */
 struct perf_group {
 	struct slots sl;
-	int *leader;		/* per slot; -1 when its thread was gone */
+	int *leader;		/* per slot; < 0 when its thread was gone */
 	bool inherit;
 };
 
@@ -105,6 +105,8 @@ struct perf_group *perf_group_open(const struct perf_scope *scope)
 	attr.inherit = g->inherit;
 	attr.inherit_thread = g->inherit;
 	g->leader = xcalloc(g->sl.n, sizeof(int));
+	for (i = 0; i < g->sl.n; i++)
+		g->leader[i] = -1;	/* not opened: nothing to close */
 	for (i = 0; i < g->sl.n; i++) {
 		g->leader[i] = perf_open_event(&attr, g->sl.pid[i], g->sl.cpu[i], -1);
 		if (g->leader[i] >= 0) {
