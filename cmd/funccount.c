@@ -18,10 +18,10 @@
 #include "common/json.h"
 #include "common/log.h"
 #include "common/opt.h"
-#include "common/perf.h"
 #include "tool/tool.h"
 #include "common/usema.h"
 #include "tool/probeset.h"
+#include "tracefs/perf_event.h"
 #include "tracefs/session.h"
 
 struct opts {

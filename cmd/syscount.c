@@ -20,11 +20,11 @@
 #include "common/json.h"
 #include "common/log.h"
 #include "common/opt.h"
-#include "common/perf.h"
 #include "common/syscalls.h"
 #include "common/task.h"
 #include "tool/tool.h"
 #include "tracefs/format.h"
+#include "tracefs/perf_event.h"
 #include "tracefs/session.h"
 
 struct opts {

@@ -27,6 +27,8 @@
 #include "common/target.h"
 #include "tool/tool.h"
 #include "common/usdt.h"
+#include "tracefs/format.h"
+#include "tracefs/tpoints.h"
 
 struct opts {
 	bool json;
@@ -93,11 +95,6 @@ static void parse_args(int argc, char **argv, struct opts *o)
 
 /* --- tracepoints --- */
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /*
  * One "field:TYPE NAME;\toffset:N;\tsize:N;\tsigned:N;" line of a format
  * file, printed as bcc does ("    TYPE NAME;") or as a JSON element.
@@ -154,12 +151,8 @@ static void print_tracepoint(const char *sys, const char *ev, const struct opts 
 	char *fmt = NULL, *line, *save = NULL;
 	struct json j;
 
-	if (o->verbose) {
-		char *rel = xasprintf("events/%s/%s/format", sys, ev);
-
-		fmt = tracefs_instance_file_read(NULL, rel, NULL);
-		free(rel);
-	}
+	if (o->verbose)
+		fmt = format_text(sys, ev, NULL);
 	if (o->json) {
 		json_begin(&j, stdout);
 		json_str(&j, "type", "tracepoint");
@@ -183,35 +176,19 @@ static void print_tracepoint(const char *sys, const char *ev, const struct opts 
 
 static int list_tracepoints(const struct opts *o)
 {
-	char **systems = tracefs_event_systems(NULL);
-	size_t ns, ne, i, k;
+	struct tpoint_query q = { .full = o->filter, .sorted = true };
+	struct tpoint_list l = { 0 };
+	size_t i;
+	int n = tpoints_find(&q, &l);
 
-	if (!systems) {
+	if (n < 0) {
 		pr_err("cannot read the tracing filesystem: %s",
-		       geteuid() ? "tracing needs root" : strerror(errno));
+		       geteuid() ? "tracing needs root" : strerror(-n));
 		return TK_EXIT_RUNTIME;
 	}
-	for (ns = 0; systems[ns]; ns++)
-		;
-	qsort(systems, ns, sizeof(*systems), cmp_str);
-	for (i = 0; i < ns; i++) {
-		char **events = tracefs_system_events(NULL, systems[i]);
-
-		if (!events)
-			continue;
-		for (ne = 0; events[ne]; ne++)
-			;
-		qsort(events, ne, sizeof(*events), cmp_str);
-		for (k = 0; k < ne; k++) {
-			char *full = xasprintf("%s:%s", systems[i], events[k]);
-
-			if (!o->filter || !fnmatch(o->filter, full, 0))
-				print_tracepoint(systems[i], events[k], o);
-			free(full);
-		}
-		tracefs_list_free(events);
-	}
-	tracefs_list_free(systems);
+	for (i = 0; i < l.n; i++)
+		print_tracepoint(l.v[i].sys, l.v[i].name, o);
+	tpoints_release(&l);
 	tool_flush();
 	return TK_EXIT_OK;
 }

@@ -5,7 +5,6 @@
  * instance's ring; with -s, perf_event samples carrying callchains.
  */
 #include <errno.h>
-#include <fnmatch.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +23,8 @@
 #include "tool/tool.h"
 #include "tracefs/format.h"
 #include "tracefs/session.h"
+#include "tracefs/tpoints.h"
+#include "tracefs/tracing.h"
 
 struct opts {
 	struct trace_opts t;
@@ -239,18 +240,19 @@ static void teardown(struct tool *t)
 
 static int list(const char *glob)
 {
-	char *buf = tracefs_instance_file_read(NULL, "available_events", NULL);
-	char *line, *save = NULL;
+	struct tpoint_query q = { .full = glob, .sorted = true };
+	struct tpoint_list l = { 0 };
+	size_t i;
+	int n = tpoints_find(&q, &l);
 
-	if (!buf) {
+	if (n < 0) {
 		pr_err("cannot read the list of tracepoints: %s",
-		       geteuid() ? "tracing needs root" : strerror(errno));
+		       geteuid() ? "tracing needs root" : strerror(-n));
 		return TK_EXIT_RUNTIME;
 	}
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		if (!glob || fnmatch(glob, line, 0) == 0)
-			printf("%s\n", line);
-	free(buf);
+	for (i = 0; i < l.n; i++)
+		printf("%s:%s\n", l.v[i].sys, l.v[i].name);
+	tpoints_release(&l);
 	tool_flush();
 	return TK_EXIT_OK;
 }
@@ -287,7 +289,7 @@ int main(int argc, char **argv)
 	parse_args(argc, argv, &tpt.o);
 	t.json = tpt.o.t.json;
 	if ((tpt.o.list || tpt.o.t.view) && geteuid() != 0 &&
-	    access("/sys/kernel/tracing/events", R_OK) != 0) {
+	    tracing_access("events", R_OK) != 0) {
 		pr_err("cannot read the tracing filesystem: tracing needs root");
 		return TK_EXIT_RUNTIME;
 	}

@@ -18,7 +18,6 @@
  * and tracefs/: the compiler and the VM see only lang/provider.h.
  */
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -33,11 +32,8 @@
 #include "lang/run.h"
 #include "tracefs/format.h"
 #include "tracefs/session.h"
-
-static bool has_wild(const char *s)
-{
-	return strpbrk(s, "*?[") != NULL;
-}
+#include "tracefs/tpoints.h"
+#include "tracefs/tracing.h"
 
 static struct tprobe *tprobe_new(const char *sys, const char *name)
 {
@@ -59,41 +55,15 @@ static void add_probe(struct prov_list *out, const char *sys, const char *name)
 	prov_list_push(out, p);
 }
 
-static bool event_exists(const char *sys, const char *name)
-{
-	return format_event_id(sys, name) >= 0;
-}
-
-/* Every event of @sys matching @pat, appended; returns how many. */
-static int expand_system(const char *sys, const char *pat, struct prov_list *out)
-{
-	char **events;
-	int i, n = 0;
-
-	if (!has_wild(pat)) {
-		if (!event_exists(sys, pat))
-			return 0;
-		add_probe(out, sys, pat);
-		return 1;
-	}
-	if (format_system_events(sys, NULL, &events) < 0)
-		return 0;
-	for (i = 0; events[i]; i++)
-		if (!fnmatch(pat, events[i], 0)) {
-			add_probe(out, sys, events[i]);
-			n++;
-		}
-	format_names_free(events);
-	return n;
-}
-
 static int trace_expand(const struct prov_env *env, const struct ast_pp *pp,
 			struct prov_list *out)
 {
 	const struct ast_ppcomp *c;
-	char *spec, *colon, **systems;
-	const char *sys, *name;
-	int i, n = 0;
+	struct tpoint_query q = { 0 };
+	struct tpoint_list l = { 0 };
+	char *spec, *colon;
+	size_t i;
+	int n;
 
 	if (pp->ncomps != 2 || !prov_comp_is(pp, 0, "kernel") ||
 	    !prov_comp_is(pp, 1, "trace"))
@@ -108,23 +78,19 @@ static int trace_expand(const struct prov_env *env, const struct ast_pp *pp,
 	colon = strchr(spec, ':');
 	if (colon) {
 		*colon = '\0';
-		sys = spec;
-		name = colon + 1;
+		q.sys = spec;
+		q.name = colon + 1;
 	} else {
-		sys = NULL;
-		name = spec;
+		q.name = spec;
 	}
-	if (sys && !has_wild(sys)) {
-		n = expand_system(sys, name, out);
-	} else {
-		systems = tracefs_event_systems(NULL);
-		for (i = 0; systems && systems[i]; i++)
-			if (!sys || !fnmatch(sys, systems[i], 0))
-				n += expand_system(systems[i], name, out);
-		tracefs_list_free(systems);
-	}
+	n = tpoints_find(&q, &l);
+	for (i = 0; i < l.n; i++)
+		add_probe(out, l.v[i].sys, l.v[i].name);
+	tpoints_release(&l);
+	if (n < 0)			/* unreadable: said below if it matters */
+		n = 0;
 	if (!n && !env->listing && !pp->optional) {
-		if (access("/sys/kernel/tracing/events", R_OK) && geteuid())
+		if (tracing_access("events", R_OK) && geteuid())
 			diag_error(env->diag, pp->loc,
 				   "cannot read the tracepoints of this kernel: %s (tracing needs root)",
 				   strerror(EACCES));

@@ -14,6 +14,7 @@
 #include "tool/tool.h"
 #include "tracefs/format.h"
 #include "tool/probe_tool.h"
+#include "tracefs/tracing.h"
 
 static void on_event(const struct tk_event *ev, void *arg)
 {
@@ -34,7 +35,7 @@ static int define(struct probe_tool *pt, enum tp_mode mode)
 
 	/* as root on a mounted tracefs: the kernel lacks them (otherwise the
 	 * session says what is wrong with access first) */
-	if (!have && geteuid() == 0 && access("/sys/kernel/tracing/events", F_OK) == 0) {
+	if (!have && geteuid() == 0 && tracing_access("events", F_OK) == 0) {
 		pr_err("this kernel has no %s events (CONFIG_%s_EVENTS)",
 		       pt->kernel ? "kprobe" : "uprobe", pt->kernel ? "KPROBE" : "UPROBE");
 		return -1;

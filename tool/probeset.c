@@ -21,7 +21,6 @@
  * plainest name, as bcc keeps one uprobe per address.
  */
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +34,7 @@
 #include "common/log.h"
 #include "common/usite.h"
 #include "tool/probeset.h"
+#include "tracefs/tpoints.h"
 
 #define DEFAULT_MAX 1000
 
@@ -239,26 +239,19 @@ static int kernel_functions(const struct pattern *p, struct sites *ss,
 
 static int tracepoints(const struct pattern *p, struct sites *ss)
 {
-	char **systems = tracefs_event_systems(NULL), **events;
-	size_t i, j;
+	/* dynamic event groups of tapkit sessions are not tracepoints */
+	struct tpoint_query q = { .sys = p->lib, .name = p->name, .no_sessions = true };
+	struct tpoint_list l = { 0 };
+	size_t i;
 
-	for (i = 0; systems && systems[i]; i++) {
-		/* dynamic event groups of tapkit sessions are not tracepoints */
-		if (!strncmp(systems[i], SESSION_PREFIX, strlen(SESSION_PREFIX)) ||
-		    fnmatch(p->lib, systems[i], 0))
-			continue;
-		events = tracefs_system_events(NULL, systems[i]);
-		for (j = 0; events && events[j]; j++) {
-			char name[512];
+	tpoints_find(&q, &l);
+	for (i = 0; i < l.n; i++) {
+		char name[512];
 
-			if (fnmatch(p->name, events[j], 0))
-				continue;
-			snprintf(name, sizeof(name), "%s:%s", systems[i], events[j]);
-			ss->tps = tracefs_list_add(ss->tps, name);
-		}
-		tracefs_list_free(events);
+		snprintf(name, sizeof(name), "%s:%s", l.v[i].sys, l.v[i].name);
+		ss->tps = tracefs_list_add(ss->tps, name);
 	}
-	tracefs_list_free(systems);
+	tpoints_release(&l);
 	for (i = 0; ss->tps && ss->tps[i]; i++)
 		add(ss, ss->tps[i])->sys = ss->tps[i];
 	return 0;

@@ -12,7 +12,11 @@
  * after it the new one.  Unless the command asked for those events too,
  * they are not delivered to it.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <tracefs.h>
 
 #include "common/task.h"
 #include "tracefs/format.h"
@@ -72,4 +76,39 @@ bool comm_track_event(struct comm_track *ct, const struct tk_event *ev)
 		return !ct->deliver_rename;
 	}
 	return false;
+}
+
+static const char *saved_cmdline(pid_t pid)
+{
+	static char comm[32];
+	char *buf = tracefs_instance_file_read(NULL, "saved_cmdlines", NULL);
+	char *line, *save = NULL;
+	const char *found = NULL;
+
+	for (line = buf ? strtok_r(buf, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *end;
+		long p = strtol(line, &end, 10);
+
+		if (p == pid && *end == ' ') {
+			snprintf(comm, sizeof(comm), "%s", end + 1);
+			found = comm;
+		}
+	}
+	free(buf);
+	return found;
+}
+
+const char *session_comm(struct session *s, pid_t pid)
+{
+	const char *c = task_cache_comm(pid);
+
+	if (c)
+		return c;
+	c = saved_cmdline(pid);
+	if (c) {
+		task_cache_set(pid, c, -1);
+		return c;
+	}
+	return pid == 0 ? "<idle>" : "<...>";
 }

@@ -16,6 +16,8 @@
 
 #include "common/log.h"
 #include "tracefs/format.h"
+#include "tracefs/tpoints.h"
+#include "tracefs/tracing.h"
 
 static struct tep_handle *tep;
 
@@ -52,31 +54,40 @@ void format_reset(void)
 	tep = NULL;
 }
 
-struct tep_event *format_load(const char *sys, const char *name)
+char *format_text(const char *sys, const char *name, int *size)
 {
-	struct tep_handle *t = format_tep();
-	struct tep_event *ev;
-	char *buf, *rel;
-	int size, saved;
+	char *rel, *buf;
+	int saved;
 
-	if (!t)
-		return NULL;
-	ev = tep_find_event_by_name(t, sys, name);
-	if (ev)
-		return ev;
 	if (bad_name(sys, name)) {
 		errno = ENOENT;
 		return NULL;
 	}
 	rel = xasprintf("events/%s/%s/format", sys, name);
 	errno = 0;
-	buf = tracefs_instance_file_read(NULL, rel, &size);
+	buf = tracefs_instance_file_read(NULL, rel, size);
 	saved = errno;
 	free(rel);
-	if (!buf) {
+	if (!buf)
 		errno = saved == EACCES || saved == EPERM ? EACCES : ENOENT;
+	return buf;
+}
+
+struct tep_event *format_load(const char *sys, const char *name)
+{
+	struct tep_handle *t = format_tep();
+	struct tep_event *ev;
+	char *buf;
+	int size;
+
+	if (!t)
 		return NULL;
-	}
+	ev = tep_find_event_by_name(t, sys, name);
+	if (ev)
+		return ev;
+	buf = format_text(sys, name, &size);
+	if (!buf)
+		return NULL;
 	if (tep_parse_event(t, buf, size, sys) != TEP_ERRNO__SUCCESS) {
 		free(buf);
 		errno = EINVAL;
@@ -93,23 +104,6 @@ static bool bad_name(const char *sys, const char *name)
 {
 	return strchr(sys, '/') || strchr(name, '/') || !*sys || !*name ||
 	       strstr(sys, "..") || strstr(name, "..");
-}
-
-/*
- * The tracing directory, looked up once: libtracefs checks that it is still
- * mounted on every file it opens (a stat each), and syscount reads ~360 ids.
- */
-static const char *tracing_dir(void)
-{
-	static char *dir;
-
-	if (!dir) {
-		const char *d = tracefs_tracing_dir();
-
-		if (d)
-			dir = xstrdup(d);
-	}
-	return dir;
 }
 
 int format_event_id(const char *sys, const char *name)
@@ -135,42 +129,49 @@ int format_event_id(const char *sys, const char *name)
 }
 
 /*
- * tracefs_system_events() stat()s every entry to keep the directories:
- * ~720 calls for syscalls/, several ms of start-up.  The entries that are
- * not events are the files "enable" and "filter"; d_type tells them apart
- * where the filesystem fills it in, and @prefix usually excludes them.
+ * A listing of tpoints.c for syscount's prefix: the prefix becomes a glob
+ * with its own wildcards escaped.
  */
 int format_system_events(const char *sys, const char *prefix, char ***names)
 {
-	const char *top = tracing_dir();
-	char **v = NULL, *dir;
-	size_t plen = prefix ? strlen(prefix) : 0;
-	int n = 0, cap = 0;
-	struct dirent *de;
-	DIR *d;
+	struct tpoint_query q = { .sys = sys };
+	struct tpoint_list l = { 0 };
+	char *glob = NULL, *g;
+	const char *p;
+	size_t i;
+	int n;
 
 	*names = NULL;
-	if (!top || bad_name(sys, "x"))
+	if (strpbrk(sys, "*?[\\") || bad_name(sys, "x"))
 		return -ENOENT;
-	dir = xasprintf("%s/events/%s", top, sys);
-	d = opendir(dir);
-	free(dir);
-	if (!d)
-		return errno == EACCES || errno == EPERM ? -EACCES : -ENOENT;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.' || (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN) ||
-		    (prefix && strncmp(de->d_name, prefix, plen)) ||
-		    !strcmp(de->d_name, "enable") || !strcmp(de->d_name, "filter"))
-			continue;
-		if (n + 1 >= cap) {
-			cap = cap ? 2 * cap : 64;
-			v = xrealloc(v, (size_t)cap * sizeof(*v));
+	if (prefix) {
+		glob = g = xmalloc(2 * strlen(prefix) + 2);
+		for (p = prefix; *p; p++) {
+			if (strchr("*?[\\", *p))
+				*g++ = '\\';
+			*g++ = *p;
 		}
-		v[n++] = xstrdup(de->d_name);
-		v[n] = NULL;
+		strcpy(g, "*");
+		q.name = glob;
 	}
-	closedir(d);
-	*names = v;
+	n = tpoints_find(&q, &l);
+	free(glob);
+	if (n < 0)
+		return n;
+	if (!n) {			/* none, or no such system? */
+		char *rel = xasprintf("events/%s", sys);
+
+		n = tracing_access(rel, F_OK);
+		free(rel);
+		if (n < 0)
+			return n == -EPERM ? -EACCES : n == -EACCES ? n : -ENOENT;
+	}
+	*names = xcalloc(l.n + 1, sizeof(**names));
+	for (i = 0; i < l.n; i++) {
+		(*names)[i] = l.v[i].name;
+		free(l.v[i].sys);
+	}
+	free(l.v);
 	return n;
 }
 

@@ -25,6 +25,13 @@ struct tep_handle *format_tep(void);
  */
 struct tep_event *format_load(const char *sys, const char *name);
 
+/**
+ * format_text() - the text of events/@sys/@name/format (the caller frees),
+ * its length in *@size when @size is not NULL; NULL with errno: ENOENT when
+ * the event does not exist, EACCES without privilege.
+ */
+char *format_text(const char *sys, const char *name, int *size);
+
 /* Fill @f for field @name of @ev; -ENOENT when the event has no such field. */
 int format_field(const struct tep_event *ev, const char *name, struct tk_field *f);
 /* Every field of @ev that is not a common_ one, in format order, resolved

@@ -41,6 +41,7 @@
 
 #include "common/log.h"
 #include "common/timefmt.h"
+#include "tracefs/internal.h"
 #include "tracefs/ring_int.h"
 
 /* Per-CPU pages read per drain round: merged by timestamp in ordered mode,
@@ -56,37 +57,6 @@
 #define SPLICE_PAGES 64
 /* The largest pipe we ask for (ring_keep.c sets pages aside in them). */
 #define PIPE_MAX_BYTES (16UL << 20)
-
-static int online_cpus(int **list)
-{
-	int *cpus = NULL, n = 0, cap = 0;
-	char buf[1024], *p;
-	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
-
-	if (!f || !fgets(buf, sizeof(buf), f)) {
-		if (f)
-			fclose(f);
-		return -errno ? -errno : -EIO;
-	}
-	fclose(f);
-	for (p = buf; *p && *p != '\n';) {
-		long a = strtol(p, &p, 10), b = a, c;
-
-		if (*p == '-')
-			b = strtol(p + 1, &p, 10);
-		for (c = a; c <= b; c++) {
-			if (n == cap) {
-				cap = cap ? cap * 2 : 8;
-				cpus = xrealloc(cpus, cap * sizeof(*cpus));
-			}
-			cpus[n++] = (int)c;
-		}
-		if (*p == ',')
-			p++;
-	}
-	*list = cpus;
-	return n;
-}
 
 /* Sub-buffers in one CPU's ring (buffer_size_kb), at least 1. */
 static int ring_pages(struct tracefs_instance *inst, int subbuf)

@@ -12,6 +12,9 @@
  *	TP_COUNT   perf_event counting mode: the kernel counts, no records
  *	TP_STACK   perf_event sampling with callchains
  *
+ * Each mode is read by an event source of its own (source.h), which the
+ * session drives without knowing its kind.
+ *
  * Ownership (DESIGN.md "Probe lifecycle"): the instance and the group of our
  * dynamic events are both named tapkit_<pid>_<starttime>; session_close()
  * removes them and runs from atexit too, so die() and signals never leave
@@ -37,6 +40,7 @@
 
 struct loop;
 struct json;
+struct source;
 struct tep_event;
 struct tep_handle;
 
@@ -53,9 +57,8 @@ struct tp {
 	int id;
 	enum tp_mode mode;
 	struct tep_event *event;	/* format: fields, print fmt */
-	struct perf_counter *counter;	/* TP_COUNT, from session_start() */
-	char *filter;			/* TP_COUNT: applied at open */
-	struct perf_sampler *sampler;	/* TP_STACK */
+	struct source *src;		/* the source that reads it (source.h) */
+	void *src_data;			/* that source's own, per event */
 	bool internal;			/* the session's own (not delivered) */
 	struct tp *next;
 };

@@ -20,6 +20,7 @@
 #include "common/task.h"
 #include "tracefs/internal.h"
 #include "tracefs/session.h"
+#include "tracefs/tracing.h"
 
 bool session_parse_name(const char *name, pid_t *pid, unsigned long long *start)
 {
@@ -145,7 +146,7 @@ static int remove_stale_groups(void)
 
 		tracefs_dynevent_info(evs[i], &sys, NULL, NULL, NULL, NULL);
 		/* a dead session's release helper may still be closing the
-		 * group's perf events (session.c): it removes the group then */
+		 * group's perf events (source_counter.c): it removes the group then */
 		if (sys && stale(sys) && !detach_busy(sys)) {
 			for (j = 0; groups && groups[j]; j++)
 				seen |= strcmp(groups[j], sys) == 0;
@@ -168,7 +169,7 @@ static int remove_stale_groups(void)
 int session_cleanup_stale(void)
 {
 	const char *dir;
-	int err = tracefs_access(&dir);
+	int err = tracing_mount(&dir);
 
 	if (err)
 		return err;

@@ -3,11 +3,15 @@
  * Tracepoint formats from the running kernel: format_load(), format_field()
  * and format_event_id() on sched:sched_process_exec and sched:sched_switch,
  * checked against the format and id files read here directly, then a
- * hand-made record decoded through the real layout.  Reads tracefs only
- * (mounting it at the usual place when absent, and unmounting it at exit);
- * needs root, and skips otherwise.
+ * hand-made record decoded through the real layout; the listing of
+ * tpoints.c checked against the events directory read here with stat().
+ * Reads tracefs (mounting it at the usual place when absent, and
+ * unmounting it at exit), and writes only one uprobe group of a session of
+ * its own; needs root, and skips otherwise.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <stdint.h>
@@ -15,12 +19,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <event-parse.h>
 
 #include "tracefs/format.h"
+#include "tracefs/session.h"
+#include "tracefs/tpoints.h"
 #include "tests/unit/unit.h"
 
 #define TRACEFS		"/sys/kernel/tracing"
@@ -301,6 +308,13 @@ UNIT_TEST(unprivileged_gets_eacces)
 		bad |= format_load("sched", "sched_process_exec") != NULL;
 		bad |= errno != EACCES;
 		bad |= format_event_id("sched", "sched_process_exec") != -EACCES;
+		{
+			struct tpoint_query q = { .sys = "sched" };
+			struct tpoint_list l = { 0 };
+
+			bad |= tpoints_find(&q, &l) != -EACCES;
+			bad |= l.n != 0;
+		}
 		_exit(bad ? 1 : 0);
 	}
 	CHECK(pid > 0);
@@ -413,6 +427,236 @@ UNIT_TEST(decode_switch_record)
 	CHECK_INT(field_str(&e, &next, buf, sizeof(buf)), 16);
 	CHECK_STR(buf, "0123456789abcdef");
 	CHECK_INT(field_int(&e, &npid), 99);
+}
+
+/* ---- listing (tpoints.c) ------------------------------------------------ */
+
+static int cmp_name(const void *a, const void *b)
+{
+	const struct tpoint_name *x = a, *y = b;
+	int c = strcmp(x->sys, y->sys);
+
+	return c ? c : strcmp(x->name, y->name);
+}
+
+/*
+ * What the listing should give, read here with stat(): every event
+ * directory of @sys (or of every system with an enable file when @sys is
+ * NULL) whose "SYS:NAME" matches @full, sorted.
+ */
+static void expected(const char *sys, const char *full, struct tpoint_list *l)
+{
+	DIR *d = opendir(TRACEFS "/events"), *e;
+	struct dirent *sd, *ed;
+	struct stat st;
+	char path[1024], name[512];
+
+	memset(l, 0, sizeof(*l));
+	while (d && (sd = readdir(d))) {
+		if (sd->d_name[0] == '.' || (sys && strcmp(sys, sd->d_name)))
+			continue;
+		snprintf(path, sizeof(path), TRACEFS "/events/%s/enable", sd->d_name);
+		if (!sys && access(path, F_OK))
+			continue;
+		snprintf(path, sizeof(path), TRACEFS "/events/%s", sd->d_name);
+		e = opendir(path);
+		while (e && (ed = readdir(e))) {
+			snprintf(path, sizeof(path), TRACEFS "/events/%s/%s",
+				 sd->d_name, ed->d_name);
+			snprintf(name, sizeof(name), "%s:%s", sd->d_name, ed->d_name);
+			if (ed->d_name[0] == '.' || stat(path, &st) || !S_ISDIR(st.st_mode) ||
+			    (full && fnmatch(full, name, 0)))
+				continue;
+			l->v = realloc(l->v, (l->n + 1) * sizeof(*l->v));
+			l->v[l->n].sys = strdup(sd->d_name);
+			l->v[l->n].name = strdup(ed->d_name);
+			l->n++;
+		}
+		if (e)
+			closedir(e);
+	}
+	if (d)
+		closedir(d);
+	if (l->n)
+		qsort(l->v, l->n, sizeof(*l->v), cmp_name);
+}
+
+static void check_same(const struct tpoint_list *got, const struct tpoint_list *want)
+{
+	size_t i;
+
+	CHECK_INT(got->n, want->n);
+	for (i = 0; i < got->n && i < want->n; i++) {
+		if (strcmp(got->v[i].sys, want->v[i].sys) ||
+		    strcmp(got->v[i].name, want->v[i].name)) {
+			printf("#   %zu: got %s:%s, want %s:%s\n", i, got->v[i].sys,
+			       got->v[i].name, want->v[i].sys, want->v[i].name);
+			CHECK(!"listing differs");
+			return;
+		}
+	}
+}
+
+UNIT_TEST(tpoints_system_glob_is_the_directory)
+{
+	struct tpoint_query q = { .sys = "sched", .name = "sched_process_*", .sorted = true };
+	struct tpoint_list got = { 0 }, want;
+
+	NEED_TRACEFS(EXEC_DIR);
+	expected("sched", "sched:sched_process_*", &want);
+	CHECK(want.n >= 4);	/* exec, exit, fork, free, wait... */
+	CHECK_INT(tpoints_find(&q, &got), (int)want.n);
+	check_same(&got, &want);
+	tpoints_release(&got);
+	tpoints_release(&want);
+	CHECK(got.v == NULL && got.n == 0);
+}
+
+UNIT_TEST(tpoints_every_system_sorted_without_ftrace)
+{
+	struct tpoint_query q = { .sorted = true };
+	struct tpoint_list got = { 0 }, want;
+	size_t i;
+	int n;
+
+	NEED_TRACEFS(SWITCH_DIR);
+	expected(NULL, NULL, &want);
+	n = tpoints_find(&q, &got);
+	CHECK_INT(n, (int)want.n);
+	check_same(&got, &want);
+	for (i = 0; i < got.n; i++)
+		CHECK(strcmp(got.v[i].sys, "ftrace") != 0);
+	tpoints_release(&got);
+	tpoints_release(&want);
+}
+
+UNIT_TEST(tpoints_full_glob_spans_the_colon)
+{
+	struct tpoint_query q = { .full = "sched:sched_process_e*", .sorted = true };
+	struct tpoint_list got = { 0 }, want;
+
+	NEED_TRACEFS(EXEC_DIR);
+	expected(NULL, q.full, &want);
+	CHECK_INT(tpoints_find(&q, &got), (int)want.n);
+	check_same(&got, &want);
+	tpoints_release(&got);
+	tpoints_release(&want);
+	/* '*' matches the colon too, as fnmatch() without FNM_PATHNAME */
+	q.full = "sch*:sched_switch";
+	CHECK_INT(tpoints_find(&q, &got), 1);
+	CHECK_STR(got.n ? got.v[0].name : "", "sched_switch");
+	q.full = "*:sched_switch";
+	CHECK_INT(tpoints_find(&q, &got), 1);	/* appended */
+	CHECK_INT(got.n, 2);
+	tpoints_release(&got);
+}
+
+UNIT_TEST(tpoints_named_without_listing)
+{
+	struct tpoint_query q = { .sys = "sched", .name = "sched_switch" };
+	struct tpoint_list got = { 0 };
+
+	NEED_TRACEFS(SWITCH_DIR);
+	CHECK_INT(tpoints_find(&q, &got), 1);
+	CHECK_STR(got.n ? got.v[0].sys : "", "sched");
+	/* a system named is looked at even when it cannot be enabled whole */
+	q.sys = "ftrace";
+	q.name = "print";
+	CHECK_INT(tpoints_find(&q, &got), 1);
+	CHECK_INT(got.n, 2);
+	tpoints_release(&got);
+	/* no such system or event, and names that would leave events/ */
+	q.sys = "no_such_system";
+	q.name = NULL;
+	CHECK_INT(tpoints_find(&q, &got), 0);
+	q.sys = "sched";
+	q.name = "no_such_event";
+	CHECK_INT(tpoints_find(&q, &got), 0);
+	q.name = "../sched/sched_switch";
+	CHECK_INT(tpoints_find(&q, &got), 0);
+	q.sys = "..";
+	q.name = NULL;
+	CHECK_INT(tpoints_find(&q, &got), 0);
+	q.sys = "sched/../sched";
+	CHECK_INT(tpoints_find(&q, &got), 0);
+	CHECK_INT(got.n, 0);
+	/* the name filters only what the system lists */
+	q.sys = "sched";
+	q.name = "*";
+	q.full = "*:sched_switch";
+	CHECK_INT(tpoints_find(&q, &got), 1);
+	tpoints_release(&got);
+}
+
+/* A group of ours is a system like any other, unless left out. */
+UNIT_TEST(tpoints_leave_out_session_groups)
+{
+	struct session *s;
+	struct session_probe p = { .event = "tk_list" };
+	struct tpoint_query q = { .sys = SESSION_PREFIX "*" };
+	struct tpoint_list got = { 0 };
+	char exe[4096];
+	struct tp *tp;
+	ssize_t n;
+	size_t i;
+	int found = 0;
+
+	NEED_TRACEFS(NULL);
+	if (!session_has_uprobes())
+		SKIP("requires: uprobe_events");
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	CHECK(n > 0);
+	if (n <= 0)
+		return;
+	exe[n] = '\0';
+	p.path = exe;
+	s = session_new(NULL);
+	CHECK_INT(session_open(s), 0);
+	CHECK_INT(session_add_probes(s, &p, 1, TP_RECORD, &tp), 0);
+	CHECK(tpoints_find(&q, &got) >= 1);
+	for (i = 0; i < got.n; i++)
+		found += !strcmp(got.v[i].sys, session_name(s)) &&
+			 !strcmp(got.v[i].name, "tk_list");
+	CHECK_INT(found, 1);
+	tpoints_release(&got);
+	q.no_sessions = true;
+	CHECK_INT(tpoints_find(&q, &got), 0);
+	q.sys = session_name(s);
+	CHECK_INT(tpoints_find(&q, &got), 0);
+	q.no_sessions = false;
+	q.name = "tk_*";
+	CHECK_INT(tpoints_find(&q, &got), 1);
+	tpoints_release(&got);
+	session_free(s);
+	q.sys = SESSION_PREFIX "*";
+	q.name = "tk_list";
+	CHECK_INT(tpoints_find(&q, &got), 0);	/* gone with the session */
+	tpoints_release(&got);
+}
+
+UNIT_TEST(system_events_by_prefix)
+{
+	char **names = NULL;
+	int n, i, exec = 0, exit_ = 0;
+
+	NEED_TRACEFS(EXEC_DIR);
+	n = format_system_events("sched", "sched_process_e", &names);
+	CHECK(n >= 2);
+	for (i = 0; names && names[i]; i++) {
+		exec += !strcmp(names[i], "sched_process_exec");
+		exit_ += !strcmp(names[i], "sched_process_exit");
+		CHECK(!strncmp(names[i], "sched_process_e", 15));
+	}
+	CHECK_INT(i, n);
+	CHECK_INT(exec, 1);
+	CHECK_INT(exit_, 1);
+	format_names_free(names);
+	/* the prefix is literal: its '*' matches only a '*' */
+	CHECK_INT(format_system_events("sched", "sched_*", &names), 0);
+	CHECK(names && !names[0]);
+	format_names_free(names);
+	CHECK_INT(format_system_events("no_such_system", NULL, &names), -ENOENT);
+	CHECK_INT(format_system_events("sch*", NULL, &names), -ENOENT);
 }
 
 UNIT_MAIN()

@@ -19,7 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/perf.h"
+#include "tracefs/perf_counter.h"
+#include "tracefs/perf_sampler.h"
 #include "tests/unit/unit.h"
 
 #define TRACEFS		"/sys/kernel/tracing"

@@ -1,25 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perf_event sources over trace events: counters and samplers.
+ * perf_event sampling over trace events.
  *
- * Attaching.  A trace event (tracepoint, or a dynamic event of ours) is
- * PERF_TYPE_TRACEPOINT with config = the id from its tracefs "id" file.
- * System-wide scope opens one event per online CPU (pid -1).  Thread scope
- * differs by mode:
- *
- *  - counters open one event per thread on any CPU (cpu -1) with inherit, so
- *    threads the target creates later are counted too; inherit_thread
- *    (Linux 5.13) keeps forked children out, and is dropped on older kernels,
- *    which then count children as well.  read() of an inherited counter
- *    already sums its live and exited children.
- *
- *  - samplers cannot do that: the kernel refuses to mmap an inherited
- *    per-task (cpu -1) event, since all children would write into one ring
- *    from many CPUs.  So, as perf record does, a sampler opens one event per
- *    (thread, CPU) pair with inherit, maps one ring per CPU on the first of
- *    them and points the others at it with PERF_EVENT_IOC_SET_OUTPUT.  Ring
- *    memory is then per CPU whatever the number of threads, and inherited
- *    children write to their parent event's ring on that CPU.
+ * Thread scope.  Counters open one event per thread with inherit (cpu -1);
+ * samplers cannot, since the kernel refuses to mmap an inherited per-task
+ * event (all children would write into one ring from many CPUs).  So, as perf record does, a sampler opens one event per
+ * (thread, CPU) pair with inherit, maps one ring per CPU on the first of
+ * them and points the others at it with PERF_EVENT_IOC_SET_OUTPUT.  Ring
+ * memory is then per CPU whatever the number of threads, and inherited
+ * children write to their parent event's ring on that CPU.
  *
  * Ring layout.  Each ring is one metadata page (struct perf_event_mmap_page:
  * data_head written by the kernel, data_tail written by us) followed by 2^n
@@ -55,440 +44,22 @@
  * of the LOST records seen so far.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "common/log.h"
-#include "common/perf.h"
 #include "common/task.h"
+#include "tracefs/internal.h"
+#include "tracefs/perf_sampler.h"
 
-/* enum value in <linux/perf_event.h> since 6.0; spelled out for old headers */
-#define FORMAT_LOST		(1U << 4)
 #define DEFAULT_PAGES		128		/* 512 KiB per ring with 4 KiB pages */
 #define MAX_RECORD		65536		/* perf_event_header.size is a u16 */
-
-/* ---- opening events ---------------------------------------------------- */
-
-/* A growing array of fds. */
-struct fdset {
-	int *fd;
-	int n, cap;
-};
-
-static void fdset_add(struct fdset *s, int fd)
-{
-	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 16;
-		s->fd = xrealloc(s->fd, s->cap * sizeof(*s->fd));
-	}
-	s->fd[s->n++] = fd;
-}
-
-static void fdset_close(struct fdset *s)
-{
-	int i;
-
-	for (i = 0; i < s->n; i++)
-		close(s->fd[i]);
-	free(s->fd);
-	memset(s, 0, sizeof(*s));
-}
-
-/* Every online CPU, from "0-3,6,8-9"; the caller frees *cpus. */
-static int online_cpus(int **cpus)
-{
-	char buf[4096], *p, *end;
-	int fd, n = 0, cap = 16;
-	ssize_t r;
-
-	*cpus = xmalloc(cap * sizeof(**cpus));
-	fd = open("/sys/devices/system/cpu/online", O_RDONLY | O_CLOEXEC);
-	r = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-	if (fd >= 0)
-		close(fd);
-	if (r <= 0) {
-		/* no sysfs: assume CPUs 0..N-1 */
-		long nr = sysconf(_SC_NPROCESSORS_ONLN);
-
-		strcpy(buf, "0");
-		if (nr > 1)
-			snprintf(buf, sizeof(buf), "0-%ld", nr - 1);
-	} else {
-		buf[r] = '\0';
-	}
-	for (p = buf; *p && *p != '\n';) {
-		long lo = strtol(p, &end, 10), hi = lo, c;
-
-		if (end == p || lo < 0)
-			goto bad;
-		if (*end == '-') {
-			p = end + 1;
-			hi = strtol(p, &end, 10);
-			if (end == p || hi < lo)
-				goto bad;
-		}
-		for (c = lo; c <= hi; c++) {
-			if (n == cap) {
-				cap *= 2;
-				*cpus = xrealloc(*cpus, cap * sizeof(**cpus));
-			}
-			(*cpus)[n++] = c;
-		}
-		p = end;
-		if (*p == ',')
-			p++;
-	}
-	if (n)
-		return n;
-bad:
-	free(*cpus);
-	*cpus = NULL;
-	return -EINVAL;
-}
-
-static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
-			      int group_fd)
-{
-	return syscall(SYS_perf_event_open, attr, pid, cpu, group_fd,
-		       PERF_FLAG_FD_CLOEXEC);
-}
-
-/*
- * Open one event, dropping the optional features old kernels reject with
- * EINVAL, newest first: PERF_FORMAT_LOST (6.0), then inherit_thread (5.13).
- * What had to be dropped stays dropped in @attr for the following opens.
- */
-static int open_event(struct perf_event_attr *attr, pid_t pid, int cpu,
-		      int group_fd)
-{
-	for (;;) {
-		int fd = sys_perf_event_open(attr, pid, cpu, group_fd);
-
-		if (fd >= 0 || errno != EINVAL)
-			return fd;
-		if (attr->read_format & FORMAT_LOST)
-			attr->read_format &= ~(uint64_t)FORMAT_LOST;
-		else if (attr->inherit_thread)
-			attr->inherit_thread = 0;
-		else
-			return -1;
-	}
-}
-
-/* Apply the ftrace filter @filter to every fd of @s; -errno on failure. */
-static int set_filter(const struct fdset *s, const char *filter)
-{
-	int i;
-
-	for (i = 0; filter && i < s->n; i++)
-		if (ioctl(s->fd[i], PERF_EVENT_IOC_SET_FILTER, filter) < 0)
-			return -errno;
-	return 0;
-}
-
-static int ioctl_all(const struct fdset *s, unsigned long req)
-{
-	int i;
-
-	for (i = 0; i < s->n; i++)
-		if (ioctl(s->fd[i], req, 0) < 0)
-			return -errno;
-	return 0;
-}
-
-static bool scope_valid(const struct perf_scope *scope)
-{
-	return !scope || !scope->tids || scope->ntids > 0;
-}
-
-/* ---- counters ---------------------------------------------------------- */
-
-struct perf_counter {
-	struct fdset fds;
-};
-
-/*
- * Where the events of a scope go: one (pid, cpu) slot per online CPU
- * (system-wide) or per thread (cpu -1, inherited).
- */
-struct slots {
-	int n;
-	pid_t *pid;
-	int *cpu;
-};
-
-static int slots_init(struct slots *sl, const struct perf_scope *scope)
-{
-	int *cpus = NULL, n, i;
-
-	memset(sl, 0, sizeof(*sl));
-	if (scope && scope->tids) {
-		sl->n = scope->ntids;
-		sl->pid = xcalloc(sl->n, sizeof(pid_t));
-		sl->cpu = xcalloc(sl->n, sizeof(int));
-		for (i = 0; i < sl->n; i++) {
-			sl->pid[i] = scope->tids[i];
-			sl->cpu[i] = -1;
-		}
-		return 0;
-	}
-	n = online_cpus(&cpus);
-	if (n < 0)
-		return n;
-	sl->n = n;
-	sl->pid = xcalloc(n, sizeof(pid_t));
-	sl->cpu = cpus;
-	for (i = 0; i < n; i++)
-		sl->pid[i] = -1;
-	return 0;
-}
-
-static void slots_release(struct slots *sl)
-{
-	free(sl->pid);
-	free(sl->cpu);
-	memset(sl, 0, sizeof(*sl));
-}
-
-/*
- * Groups.  Enabling, disabling and closing a perf event that is active on a
- * CPU each cost a cross-CPU call; for syscount's ~360 tracepoints on every
- * CPU that made start-up and exit take seconds.  Counters that join a group
- * (a dummy software leader per slot) are switched on and off with one call
- * per slot, and closing a member of a disabled group costs nothing remote.
- */
-struct perf_group {
-	struct slots sl;
-	int *leader;		/* per slot; -1 when its thread was gone */
-	bool inherit;
-};
-
-struct perf_group *perf_group_open(const struct perf_scope *scope)
-{
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_SOFTWARE,
-		.size = sizeof(attr),
-		.config = PERF_COUNT_SW_DUMMY,
-		.disabled = 1,
-	};
-	struct perf_group *g;
-	int i, err, live = 0;
-
-	if (!scope_valid(scope)) {
-		errno = EINVAL;
-		return NULL;
-	}
-	g = xcalloc(1, sizeof(*g));
-	err = slots_init(&g->sl, scope);
-	if (err) {
-		free(g);
-		errno = -err;
-		return NULL;
-	}
-	g->inherit = scope && scope->tids;
-	attr.inherit = g->inherit;
-	attr.inherit_thread = g->inherit;
-	g->leader = xcalloc(g->sl.n, sizeof(int));
-	for (i = 0; i < g->sl.n; i++) {
-		g->leader[i] = open_event(&attr, g->sl.pid[i], g->sl.cpu[i], -1);
-		if (g->leader[i] >= 0) {
-			live++;
-		} else if (errno != ESRCH) {
-			err = -errno;
-			perf_group_free(g);
-			errno = -err;
-			return NULL;
-		}
-	}
-	if (!live) {
-		perf_group_free(g);
-		errno = ESRCH;
-		return NULL;
-	}
-	return g;
-}
-
-static int group_ioctl(struct perf_group *g, unsigned long req)
-{
-	int i;
-
-	for (i = 0; i < g->sl.n; i++)
-		if (g->leader[i] >= 0 &&
-		    ioctl(g->leader[i], req, PERF_IOC_FLAG_GROUP) < 0)
-			return -errno;
-	return 0;
-}
-
-int perf_group_enable(struct perf_group *g)
-{
-	return group_ioctl(g, PERF_EVENT_IOC_ENABLE);
-}
-
-int perf_group_disable(struct perf_group *g)
-{
-	return group_ioctl(g, PERF_EVENT_IOC_DISABLE);
-}
-
-void perf_group_free(struct perf_group *g)
-{
-	int i;
-
-	if (!g)
-		return;
-	for (i = 0; g->leader && i < g->sl.n; i++)
-		if (g->leader[i] >= 0)
-			close(g->leader[i]);
-	free(g->leader);
-	slots_release(&g->sl);
-	free(g);
-}
-
-/**
- * perf_counter_open() - count trace event @id in @scope, disabled
- * @scope: NULL or tids NULL for system-wide, else the threads to count
- * @filter: ftrace filter expression or NULL (PERF_EVENT_IOC_SET_FILTER)
- * @group: NULL, or the group to join (then @scope is the group's and the
- *	counter runs when the group is enabled)
- *
- * Returns a counter the caller frees with perf_counter_free(), or NULL with
- * errno set: EINVAL for a filter the kernel rejects (or a bad @scope),
- * ESRCH when every thread of @scope is gone (threads that exit while being
- * attached are skipped), EACCES/EPERM without privileges, ENOENT for an
- * unknown id.
- */
-struct perf_counter *perf_counter_open(int id, const struct perf_scope *scope,
-				       const char *filter, struct perf_group *group)
-{
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_TRACEPOINT,
-		.size = sizeof(attr),
-		.config = id,
-		.disabled = !group,
-	};
-	struct perf_counter *c;
-	struct slots own, *sl = group ? &group->sl : &own;
-	int i, err;
-
-	if (!group) {
-		if (!scope_valid(scope)) {
-			errno = EINVAL;
-			return NULL;
-		}
-		err = slots_init(&own, scope);
-		if (err) {
-			errno = -err;
-			return NULL;
-		}
-	}
-	c = xcalloc(1, sizeof(*c));
-	attr.inherit = group ? group->inherit : scope && scope->tids;
-	attr.inherit_thread = attr.inherit;
-	for (i = 0; i < sl->n; i++) {
-		int lead = group ? group->leader[i] : -1;
-		int fd;
-
-		if (group && lead < 0)
-			continue;
-		fd = open_event(&attr, sl->pid[i], sl->cpu[i], lead);
-		if (fd < 0 && errno == ESRCH && sl->cpu[i] < 0)
-			continue;	/* exited meanwhile: nothing to count */
-		if (fd < 0)
-			goto fail_errno;
-		fdset_add(&c->fds, fd);
-	}
-	if (!c->fds.n) {
-		err = -ESRCH;
-		goto fail;
-	}
-	err = set_filter(&c->fds, filter);
-	if (err)
-		goto fail;
-	if (!group)
-		slots_release(&own);
-	return c;
-
-fail_errno:
-	err = -errno;
-fail:
-	if (!group)
-		slots_release(&own);
-	perf_counter_free(c);
-	errno = -err;
-	return NULL;
-}
-
-/** perf_counter_enable() - start counting; 0 or -errno */
-int perf_counter_enable(struct perf_counter *c)
-{
-	return ioctl_all(&c->fds, PERF_EVENT_IOC_ENABLE);
-}
-
-/** perf_counter_disable() - stop counting (the value is kept); 0 or -errno */
-int perf_counter_disable(struct perf_counter *c)
-{
-	return ioctl_all(&c->fds, PERF_EVENT_IOC_DISABLE);
-}
-
-/**
- * perf_counter_read() - the exact number of hits so far, summed over every
- * CPU or thread, inherited children included (live and exited)
- *
- * Trace events are software events and never multiplexed, so the value is
- * a true count, not an estimate.  An fd that cannot be read counts 0.
- */
-const int *perf_counter_fds(const struct perf_counter *c, int *n)
-{
-	*n = c->fds.n;
-	return c->fds.fd;
-}
-
-/* The leaders' fds into @out (room for one per slot); returns how many. */
-int perf_group_fds(const struct perf_group *g, int *out)
-{
-	int i, n = 0;
-
-	for (i = 0; i < g->sl.n; i++)
-		if (g->leader[i] >= 0)
-			out[n++] = g->leader[i];
-	return n;
-}
-
-int perf_group_size(const struct perf_group *g)
-{
-	return g->sl.n;
-}
-
-uint64_t perf_counter_read(struct perf_counter *c)
-{
-	uint64_t sum = 0, v;
-	int i;
-
-	for (i = 0; i < c->fds.n; i++)
-		if (read(c->fds.fd[i], &v, sizeof(v)) == sizeof(v))
-			sum += v;
-	return sum;
-}
-
-/** perf_counter_free() - close every fd of @c and free it (NULL is a no-op) */
-void perf_counter_free(struct perf_counter *c)
-{
-	if (!c)
-		return;
-	fdset_close(&c->fds);
-	free(c);
-}
-
-/* ---- samplers ---------------------------------------------------------- */
 
 struct perf_ring {
 	int fd;				/* the event the ring is mapped on */
@@ -547,7 +118,7 @@ static void ring_unmap(struct perf_ring *r)
 /**
  * perf_sampler_open() - a record per hit of trace event @id
  * @scope: NULL or tids NULL for system-wide, else the threads to sample
- *	(and the threads they create: see the note at the top of perf.c)
+ *	(and the threads they create: see the note at the top of this file)
  * @filter: ftrace filter expression or NULL
  * @callchain: also record the kernel and user callchain
  * @pages_per_cpu: data pages per ring, a power of two; 0 for the default
@@ -571,7 +142,7 @@ struct perf_sampler *perf_sampler_open(int id, const struct perf_scope *scope,
 		.sample_period = 1,
 		.sample_type = PERF_SAMPLE_RAW | PERF_SAMPLE_TID |
 			       PERF_SAMPLE_TIME | PERF_SAMPLE_CPU,
-		.read_format = FORMAT_LOST,
+		.read_format = PERF_FORMAT_LOST_BIT,
 		.use_clockid = 1,
 		.clockid = CLOCK_MONOTONIC,
 		.watermark = 1,
@@ -582,7 +153,7 @@ struct perf_sampler *perf_sampler_open(int id, const struct perf_scope *scope,
 	int *cpus = NULL, ncpus, c, t, err;
 	bool threads = scope && scope->tids;
 
-	if (!scope_valid(scope) || (pages & (pages - 1)) || pages > (1u << 20)) {
+	if (!perf_scope_valid(scope) || (pages & (pages - 1)) || pages > (1u << 20)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -616,12 +187,14 @@ struct perf_sampler *perf_sampler_open(int id, const struct perf_scope *scope,
 
 		for (t = 0; t < nt; t++) {
 			pid_t pid = threads ? scope->tids[t] : -1;
-			int fd = open_event(&attr, pid, cpus[c], -1);
+			int fd = perf_open_event(&attr, pid, cpus[c], -1);
 
-			if (fd < 0 && errno == ESRCH && threads)
+			if (fd == -ESRCH && threads)
 				continue;	/* exited meanwhile */
-			if (fd < 0)
-				goto fail_errno;
+			if (fd < 0) {
+				err = fd;
+				goto fail;
+			}
 			fdset_add(&s->fds, fd);
 			if (!mapped) {
 				err = ring_map(r, fd, pages);
@@ -638,8 +211,8 @@ struct perf_sampler *perf_sampler_open(int id, const struct perf_scope *scope,
 		err = -ESRCH;
 		goto fail;
 	}
-	s->format_lost = attr.read_format & FORMAT_LOST;
-	err = set_filter(&s->fds, filter);
+	s->format_lost = attr.read_format & PERF_FORMAT_LOST_BIT;
+	err = fdset_set_filter(&s->fds, filter);
 	if (err)
 		goto fail;
 	free(cpus);
@@ -657,7 +230,7 @@ fail:
 /** perf_sampler_enable() - start recording; 0 or -errno */
 int perf_sampler_enable(struct perf_sampler *s)
 {
-	return ioctl_all(&s->fds, PERF_EVENT_IOC_ENABLE);
+	return fdset_ioctl(&s->fds, PERF_EVENT_IOC_ENABLE);
 }
 
 /**
@@ -666,14 +239,14 @@ int perf_sampler_enable(struct perf_sampler *s)
  */
 int perf_sampler_disable(struct perf_sampler *s)
 {
-	return ioctl_all(&s->fds, PERF_EVENT_IOC_DISABLE);
+	return fdset_ioctl(&s->fds, PERF_EVENT_IOC_DISABLE);
 }
 
 /**
  * perf_sampler_fds() - the ring fds to poll, one per ring, *@n of them
  *
  * They become readable when a ring holds a quarter of its size; see the
- * note on wake-ups at the top of perf.c.  Owned by the sampler.
+ * note on wake-ups at the top of this file.  Owned by the sampler.
  */
 const int *perf_sampler_fds(struct perf_sampler *s, int *n)
 {
@@ -929,20 +502,4 @@ void perf_sampler_free(struct perf_sampler *s)
 	free(s->ring_fds);
 	free(s->heap);
 	free(s);
-}
-
-/**
- * perf_raise_fd_limit() - raise the RLIMIT_NOFILE soft limit to the hard one
- *
- * Counters take one fd per CPU or thread, samplers one per (thread, CPU).
- * Failure is harmless (the opens report EMFILE later) and ignored.
- */
-void perf_raise_fd_limit(void)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-	}
 }

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TAPKIT_PERF_EVENT_H
+#define TAPKIT_PERF_EVENT_H
+
+/*
+ * perf_event sources over trace events: what counters (perf_counter.h) and
+ * samplers (perf_sampler.h) share.  Both attach to a trace event id (a
+ * tracepoint or a dynamic event of ours) either on every CPU, or on a
+ * process's threads.
+ */
+#include <sys/types.h>
+
+/* Where a perf source attaches. */
+struct perf_scope {
+	const pid_t *tids;	/* NULL: system-wide, one fd per online CPU */
+	int ntids;		/* threads of the target; children inherit
+				 * only threads (inherit_thread) where the
+				 * kernel has it */
+};
+
+/* Raise RLIMIT_NOFILE to its hard limit (many counters need many fds). */
+void perf_raise_fd_limit(void);
+
+#endif

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TAPKIT_PERF_SAMPLER_H
+#define TAPKIT_PERF_SAMPLER_H
+
+/*
+ * perf_event sampling over a trace event: a record per hit, with
+ * callchains for tools that need stacks.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/event.h"
+#include "tracefs/perf_event.h"
+
+struct perf_sampler;
+
+/**
+ * perf_sampler_open() - a record per hit of trace event @id, with RAW data,
+ * TID, TIME (CLOCK_MONOTONIC), CPU and, when @callchain, the kernel and user
+ * callchain.  @pages_per_cpu data pages (a power of two, 0 for a default of
+ * 128) per ring; there is one ring per online CPU in both scopes.
+ * Returns NULL with errno on failure; free with perf_sampler_free().
+ */
+struct perf_sampler *perf_sampler_open(int id, const struct perf_scope *scope,
+				       const char *filter, bool callchain,
+				       unsigned int pages_per_cpu);
+int perf_sampler_enable(struct perf_sampler *s);
+/* Stop recording; buffered samples stay for a final drain. */
+int perf_sampler_disable(struct perf_sampler *s);
+/* The ring fds to poll (count in *n); owned by the sampler.  A ring wakes
+ * its poller only when a quarter full: drain on a timer and at exit too. */
+const int *perf_sampler_fds(struct perf_sampler *s, int *n);
+/* Deliver every buffered sample to @fn, merged across rings in timestamp
+ * order; the event is valid only during the call.  Returns how many. */
+int perf_sampler_drain(struct perf_sampler *s, tk_event_fn fn, void *arg);
+/* Samples the kernel dropped on full rings, summed: its own per-event
+ * counter (PERF_FORMAT_LOST) on Linux 6.0+, else PERF_RECORD_LOST seen. */
+uint64_t perf_sampler_lost(struct perf_sampler *s);
+void perf_sampler_free(struct perf_sampler *s);
+
+#endif

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The ring source (TP_RECORD): a record per hit in the per-CPU rings of our
+ * instance (ring.c reads them, pacing.c says when).  Its events are
+ * enabled only in our instance.  On the way to the callback a record may
+ * update the name cache (comm.c) and, with -p, is checked against the
+ * target's thread group; which of those apply is chosen once per drain, so
+ * a record pays for nothing it does not need.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/log.h"
+#include "common/task.h"
+#include "tracefs/internal.h"
+#include "tracefs/ring.h"
+#include "tracefs/session.h"
+#include "tracefs/source.h"
+
+struct ring_source {
+	struct source src;
+	struct ring *ring;
+	struct pace pace;
+	struct comm_track comm;		/* renames seen in the records */
+	bool track_comm;
+	tk_event_fn fn;			/* the session's callback */
+	void *arg;
+};
+
+static struct ring_source *rsrc(struct source *src)
+{
+	return (struct ring_source *)src;
+}
+
+/* The instance is the ring: made with the first event. */
+static int ring_add(struct source *src, struct tp *tp, const char *filter)
+{
+	return instance_get(src->s);
+}
+
+static int ring_open_src(struct source *src, struct loop *l)
+{
+	struct ring_source *rs = rsrc(src);
+	struct session *s = src->s;
+	int err;
+
+	comm_track_init(s, &rs->comm);
+	rs->track_comm = rs->comm.exec_id >= 0 || rs->comm.rename_id >= 0;
+	rs->ring = ring_open(s->inst);
+	if (!rs->ring) {
+		err = -errno;
+		session_errorf(s, "cannot open the ring buffers of %s: %s", s->name,
+			       strerror(-err));
+		return err;
+	}
+	err = clock_sync(s->inst, rs->ring);
+	if (err) {
+		session_errorf(s, "cannot read the clock of %s: %s", s->name,
+			       strerror(-err));
+		return err;
+	}
+	/*
+	 * Our own records are dropped here rather than with the instance's
+	 * set_event_notrace_pid, which makes every record of every task take
+	 * the kernel's slower filtered path (~40 ns each).  Reading the ring
+	 * makes a few syscalls per batch, not per record, so there is no
+	 * feedback loop to break.
+	 */
+	ring_skip_pid(rs->ring, s->self);
+	/* a handler or the output that holds the loop 2 ms past a drain's
+	 * time: the keeper sets the full pages aside */
+	err = ring_keep_start(rs->ring, 2000000);
+	if (err < 0)
+		pr_info("no ring keeper (%s): a busy handler may lose events",
+			strerror(-err));
+	rs->pace.s = s;
+	rs->pace.ring = rs->ring;
+	err = pace_start(&rs->pace, l);
+	if (err < 0) {
+		session_errorf(s, "cannot poll the ring buffers: %s", strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+static int ring_start(struct source *src)
+{
+	struct session *s = src->s;
+	struct tp *tp;
+	int err;
+
+	for (tp = s->tps; tp; tp = tp->next) {
+		if (tp->src != src)
+			continue;
+		err = instance_enable(s, tp, true);
+		if (err) {
+			session_errorf(s, "cannot enable %s:%s: %s", tp->system,
+				       tp->name, strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+/*
+ * With -p, set_event_pid also admits children (event-fork cannot tell a
+ * thread from a process), so records are checked against the thread group.
+ * A task already gone when its records are read cannot be checked: it is
+ * in the target's family (set_event_pid said so) and is kept.
+ */
+static void scoped(const struct tk_event *ev, void *arg)
+{
+	struct ring_source *rs = arg;
+	pid_t pid = rs->src.s->o.pid;
+	pid_t tgid = ev->pid == pid ? pid : task_cache_tgid(ev->pid);
+
+	if (tgid > 0 && tgid != pid)
+		return;
+	rs->fn(ev, rs->arg);
+}
+
+/* Renames update the name cache; then the record goes on (or not). */
+static void tracked(const struct tk_event *ev, void *arg)
+{
+	struct ring_source *rs = arg;
+
+	if (comm_track_event(&rs->comm, ev))
+		return;
+	if (rs->src.s->o.pid > 0)
+		scoped(ev, rs);
+	else
+		rs->fn(ev, rs->arg);
+}
+
+static long ring_drain_src(struct source *src, tk_event_fn fn, void *arg)
+{
+	struct ring_source *rs = rsrc(src);
+	const struct session_opts *o = &src->s->o;
+	bool wrap = rs->track_comm || o->pid > 0;
+
+	if (!rs->ring)
+		return 0;
+	rs->fn = fn;
+	rs->arg = arg;
+	return ring_drain(rs->ring, o->ordered,
+			  rs->track_comm ? tracked : o->pid > 0 ? scoped : fn,
+			  wrap ? (void *)rs : arg);
+}
+
+static void ring_drain_stop(struct source *src)
+{
+	if (rsrc(src)->ring)
+		ring_stop(rsrc(src)->ring);
+}
+
+static uint64_t ring_lost(struct source *src, uint64_t *per_cpu, int max_cpu)
+{
+	struct ring_source *rs = rsrc(src);
+	uint64_t total;
+
+	if (!rs->ring)
+		return 0;
+	total = instance_lost(src->s, per_cpu, max_cpu);
+	/* the pages' flags are a floor when stats are unavailable */
+	if (ring_missed(rs->ring) > total)
+		total = ring_missed(rs->ring);
+	return total;
+}
+
+static void ring_stop_src(struct source *src)
+{
+	struct ring_source *rs = rsrc(src);
+	struct session *s = src->s;
+	struct tp *tp;
+
+	for (tp = s->tps; tp && s->inst; tp = tp->next)
+		if (tp->src == src)
+			instance_enable(s, tp, false);
+	if (rs->ring) {
+		unsigned long kept = ring_keep_stop(rs->ring);
+
+		if (kept)
+			pr_info("%lu sub-buffers were set aside while the reader was busy",
+				kept);
+		ring_flush(rs->ring);
+	}
+}
+
+static void ring_close(struct source *src)
+{
+	ring_free(rsrc(src)->ring);
+	rsrc(src)->ring = NULL;
+}
+
+static void ring_free_src(struct source *src)
+{
+	free(src);
+}
+
+static const struct source_ops ring_ops = {
+	.kind = "ring",
+	.instance_filter = true,
+	.add = ring_add,
+	.open = ring_open_src,
+	.start = ring_start,
+	.drain = ring_drain_src,
+	.drain_stop = ring_drain_stop,
+	.lost = ring_lost,
+	.stop = ring_stop_src,
+	.close = ring_close,
+	.free = ring_free_src,
+};
+
+struct source *ring_source_new(struct session *s)
+{
+	struct ring_source *rs = xcalloc(1, sizeof(*rs));
+
+	rs->src.ops = &ring_ops;
+	rs->src.s = s;
+	rs->pace.fd = -1;
+	return &rs->src;
+}

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The tracing filesystem's root.  libtracefs finds it (in /proc/mounts,
+ * mounting it where it is missing); this file keeps what it found, so that
+ * the fast paths (event ids, listings) build their paths without a lookup,
+ * and so that no other file spells the mount point.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "common/log.h"
+#include "tracefs/tracing.h"
+
+/* Where tracefs is mounted unless /proc/mounts says otherwise. */
+#define TRACING_DEFAULT "/sys/kernel/tracing"
+
+static char *root;
+
+const char *tracing_dir(void)
+{
+	const char *d;
+
+	if (root)
+		return root;
+	errno = 0;
+	d = tracefs_tracing_dir();
+	if (!d) {
+		if (!errno)
+			errno = ENODEV;
+		return NULL;
+	}
+	root = xstrdup(d);
+	return root;
+}
+
+/* The root without mounting: the one found, the mounted one, else the default. */
+static const char *root_no_mount(void)
+{
+	const char *d = NULL;
+
+	if (root)
+		return root;
+	if (tracefs_tracing_dir_is_mounted(false, &d) > 0 && d)
+		return d;
+	return TRACING_DEFAULT;
+}
+
+int tracing_access(const char *rel, int mode)
+{
+	char path[PATH_MAX];
+
+	if (snprintf(path, sizeof(path), "%s%s%s", root_no_mount(),
+		     rel && *rel ? "/" : "", rel ? rel : "") >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	return access(path, mode) ? -errno : 0;
+}
+
+int tracing_mount(const char **dir)
+{
+	const char *d = NULL;
+
+	if (geteuid() != 0 && tracing_access("events", W_OK) != 0)
+		return -EACCES;
+	if (tracefs_tracing_dir_is_mounted(true, &d) < 0 || !d)
+		return -ENODEV;
+	if (access(d, W_OK) != 0)
+		return -errno;
+	*dir = d;
+	return 0;
+}
