@@ -7,7 +7,6 @@
 
 #include "common/elfsym.h"
 #include "common/usite.h"
-#include "common/usym.h"
 #include "tests/unit/elftest.h"
 #include "tests/unit/unit.h"
 
@@ -108,7 +107,7 @@ UNIT_TEST(ifunc_resolved)
 	char path[PATH_MAX], err[256];
 	struct usite_list l;
 
-	if (usym_libc("memcpy", path, sizeof(path), &off))
+	if (libc_sym("memcpy", path, sizeof(path), &off))
 		SKIP("requires: memcpy in the C library");
 	CHECK_INT(usite_functions("libc", "memcpy", NULL, &l, err,
 				  sizeof(err)), 0);
