@@ -108,42 +108,54 @@ bool comms_record(struct comms *c, const struct tk_event *ev)
 	return false;
 }
 
-/* /proc/PID/task/TID/comm of every thread not named by a record yet. */
-void comms_snapshot(struct comms *c)
+/* /proc/PID/task/TID/comm of every thread of @pid not named by a record yet. */
+static void snapshot_process(struct comms *c, const char *pid)
 {
-	DIR *proc = opendir("/proc"), *task;
-	struct dirent *p, *t;
 	char path[600], buf[64];
+	struct dirent *t;
+	DIR *task;
 
+	snprintf(path, sizeof(path), "/proc/%s/task", pid);
+	task = opendir(path);
+	if (!task)
+		return;
+	while ((t = readdir(task))) {
+		pid_t tid = (pid_t)strtol(t->d_name, NULL, 10);
+		FILE *f;
+		size_t n;
+
+		if (tid <= 0 || hmap_get(c->names, (uint64_t)tid, false))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/task/%s/comm", pid, t->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+		if (n && buf[n - 1] == '\n')
+			n--;
+		set(c, tid, buf, n);
+	}
+	closedir(task);
+}
+
+void comms_snapshot(struct comms *c, pid_t pid)
+{
+	struct dirent *p;
+	char buf[16];
+	DIR *proc;
+
+	if (pid > 0) {
+		snprintf(buf, sizeof(buf), "%d", pid);
+		snapshot_process(c, buf);
+		return;
+	}
+	proc = opendir("/proc");
 	if (!proc)
 		return;
-	while ((p = readdir(proc))) {
-		if (p->d_name[0] < '1' || p->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/task", p->d_name);
-		task = opendir(path);
-		if (!task)
-			continue;
-		while ((t = readdir(task))) {
-			pid_t tid = (pid_t)strtol(t->d_name, NULL, 10);
-			FILE *f;
-			size_t n;
-
-			if (tid <= 0 || hmap_get(c->names, (uint64_t)tid, false))
-				continue;
-			snprintf(path, sizeof(path), "/proc/%s/task/%s/comm",
-				 p->d_name, t->d_name);
-			f = fopen(path, "re");
-			if (!f)
-				continue;
-			n = fread(buf, 1, sizeof(buf) - 1, f);
-			fclose(f);
-			if (n && buf[n - 1] == '\n')
-				n--;
-			set(c, tid, buf, n);
-		}
-		closedir(task);
-	}
+	while ((p = readdir(proc)))
+		if (p->d_name[0] >= '1' && p->d_name[0] <= '9')
+			snapshot_process(c, p->d_name);
 	closedir(proc);
 }
 

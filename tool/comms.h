@@ -22,7 +22,7 @@
  *
  *	c = comms_new();
  *	comms_add(c, s, err, n);		before session_start()
- *	comms_snapshot(c);			after session_start()
+ *	comms_snapshot(c, pid);			after session_start()
  *	comms_record(c, ev) in the record handler, first; then
  *	comms_get(c, tid) is the name at that record.
  */
@@ -40,8 +40,9 @@ void comms_free(struct comms *c);
 /* Record the three events in @s.  0, or -errno with @err said. */
 int comms_add(struct comms *c, struct session *s, char *err, size_t errlen);
 
-/* Names of the tasks there now that no record named yet (from /proc). */
-void comms_snapshot(struct comms *c);
+/* Names of the tasks there now that no record named yet (from /proc):
+ * those of process @pid, or every task when @pid is 0. */
+void comms_snapshot(struct comms *c, pid_t pid);
 
 /* Follow @ev; true when it was one of ours (the caller may ignore it). */
 bool comms_record(struct comms *c, const struct tk_event *ev);

@@ -579,5 +579,5 @@ int execargs_add(struct execargs *ea, struct loop *l, char *err, size_t errlen)
 
 void execargs_started(struct execargs *ea)
 {
-	comms_snapshot(ea->comms);
+	comms_snapshot(ea->comms, 0);
 }

@@ -87,7 +87,7 @@ void opens_free(struct opens *op)
 
 void opens_started(struct opens *op)
 {
-	comms_snapshot(op->comms);
+	comms_snapshot(op->comms, op->o.pid);
 }
 
 const char *opens_mechanism(const struct opens *op)
