@@ -166,6 +166,8 @@ static void read_cmdline(struct execargs *ea, pid_t pid, const char *filename,
 	a->source = EXECARGS_PROC;
 	if (!n) {	/* gone already: the file name is what we know */
 		n = (size_t)snprintf(a->args, ARGS_LEN, "%s", filename) + 1;
+		if (n > ARGS_LEN - 1)
+			n = ARGS_LEN - 1;
 		a->source = EXECARGS_FILENAME;
 	}
 	a->args[n] = '\0';

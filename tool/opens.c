@@ -18,10 +18,17 @@
  *   the result.  A wrapper hit counts only for the syscall that passes the
  *   same pointer, and only for the next one: a wrapper that failed before
  *   its syscall never lends its path to a later raw call.  Aliases (open,
- *   open64, __open) share one uprobe.  A syscall no wrapper announced (a
- *   static program, syscall(2), another library) gets its path from the
- *   process's memory when its exit is read (source "memory"), or only the
- *   pointer when that is gone (source "none").
+ *   open64, __open) share one uprobe.  The library's syscall(2) is probed
+ *   the same way, its path taken from the argument the number says (a
+ *   kernel filter keeps only the open family's numbers).  With -p of a
+ *   static program, the program's own copies are probed too.  A syscall no
+ *   probe announced (a static program system wide, the dynamic loader's
+ *   own opens, an inlined syscall instruction) gets its path from the
+ *   process's memory when its exit is read (source "memory", marked as not
+ *   captured at the call), or only the pointer when that is gone (source
+ *   "none").
+ *
+ * Task names are taken at the call (tool/comms.h), not at print time.
  *
  * Our own opens (the /proc files read for names and ids) are filtered out
  * in the kernel: they would only be noise.
