@@ -24,7 +24,7 @@
 #include "tool/tool.h"
 #include "tracefs/session.h"
 
-#define MAX_ARGS_LIMIT EXECARGS_MAX
+#define MAX_ARGS_LIMIT 60	/* EXECARGS_MAX */
 
 struct opts {
 	bool json, time, failed;
