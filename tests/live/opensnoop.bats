@@ -2,7 +2,9 @@
 # opensnoop against tests/helpers/opener, which opens files in a directory
 # through the C library's open family and raw syscalls (some failing with
 # known errnos) and lists each call as "CALL FD ERRNO FLAGS PATH".  The
-# same program linked statically has no shared C library to probe.
+# same program linked statically has no shared C library to probe; its
+# paths, read from memory after the call, are marked "?".  mutopen opens
+# mutA through syscall(2) and then overwrites the buffer with mutB.
 
 load helpers
 
