@@ -87,6 +87,13 @@ $(O)/tests/helpers/%: tests/helpers/%.c
 	$(Q)$(CC) -O2 -g -Wall -o $@ $<
 $(HELPER_BINS): tests/helpers/wait_stdin.h
 
+# the same workloads linked statically: no shared C library to probe
+STATIC_HELPERS := $(O)/tests/helpers/mutopen-static $(O)/tests/helpers/execer-static
+$(O)/tests/helpers/%-static: tests/helpers/%.c tests/helpers/wait_stdin.h
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) -O2 -g -Wall -static -o $@ $<
+
 # LD_PRELOAD=libhold.so PROGRAM: PROGRAM held before main() until stdin says
 $(O)/tests/helpers/libhold.so: tests/helpers/preload/hold.c
 	@mkdir -p $(@D)
@@ -173,7 +180,7 @@ $(O)/tests/helpers/usdtloop: tests/helpers/usdt/usdtloop.c tests/helpers/usdt/tk
 	$(Q)dtrace -G -s tests/helpers/usdt/tkfc.d -o $(@D)/usdt/tkfc.o $(@D)/usdt/usdtloop.o
 	$(Q)$(CC) -o $@ $(@D)/usdt/usdtloop.o $(@D)/usdt/tkfc.o
 
-tests-build: $(FC_HELPERS)
+tests-build: $(FC_HELPERS) $(STATIC_HELPERS)
 
 # libFuzzer targets (clang): `make fuzz` runs each for FUZZ_SECONDS on its
 # corpus in tests/fuzz/<target>/ and keeps what it finds in build/fuzz/.

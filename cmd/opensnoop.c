@@ -4,6 +4,8 @@
  * paths and results, in bcc's columns.  How the path is obtained depends
  * on the kernel (tool/opens.h): kprobes where there are any, else
  * uprobes on the C library with the syscall tracepoints; -v says which.
+ * A path not captured at the call is marked (FIELDS in the usage), and
+ * every text column is escaped (common/escape.h).
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -11,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/escape.h"
 #include "common/hmap.h"
 #include "common/json.h"
 #include "common/log.h"
@@ -43,6 +46,20 @@ static const char usage[] =
 "  -j, --json           JSON Lines: one object per open\n"
 "  -v, --verbose        say how paths are read (kprobes or uprobes)\n"
 "  -h, --help           this help\n"
+"\n"
+"FIELDS:\n"
+"  COMM   the task's name at the call (not at print time)\n"
+"  PATH   the path as the call passed it, fetched at the call\n"
+"  ?PATH  not captured at the call: read from the process's memory\n"
+"         afterwards, so it may differ from what was opened (a static\n"
+"         program, the dynamic loader's own opens, an inline syscall,\n"
+"         where there are no kprobes)\n"
+"  <0x..> the path's address: it could not be read at all (the process\n"
+"         was gone)\n"
+"  Control bytes and invalid UTF-8 in COMM and PATH print as \\n, \\t,\n"
+"  \\e, \\xNN (a backslash as \\\\, a leading ? or < of a real path as\n"
+"  \\x3f, \\x3c); -j keeps the exact bytes and says where the path came\n"
+"  from (\"source\": kprobe, uprobe, memory, none)\n"
 "\n"
 "EXAMPLES:\n"
 "  opensnoop            # trace all opens\n"
@@ -167,13 +184,33 @@ static void emit_json(struct opensnoop *os, const struct opens_event *oe,
 	json_end(&j);
 }
 
+/*
+ * The PATH column, escaped: "?PATH" when it was read from the process's
+ * memory after the call (it may have changed), "<0xADDR>" when it could
+ * not be read at all; a real path's own leading '?' or '<' as \xNN.
+ */
+static void print_path(const struct opens_event *oe)
+{
+	const char *p = oe->path;
+
+	if (!p) {
+		printf("<0x%" PRIx64 ">\n", oe->addr);
+		return;
+	}
+	if (oe->source == OPENS_PROC)
+		putchar('?');
+	if (*p == '?' || *p == '<')
+		printf("\\x%02x", (unsigned char)*p++);
+	fputs(esc_str(p), stdout);
+	putchar('\n');
+}
+
 static void on_open(const struct opens_event *oe, void *arg)
 {
 	struct opensnoop *os = arg;
 	pid_t pid = os->o.pid ? os->o.pid : task_cache_tgid(oe->tid);
-	const char *comm = session_comm(os->s, oe->tid);
+	const char *comm = oe->comm;
 	long uid = os->o.uid || os->o.json ? uid_of(os, oe->tid, oe->ts) : -1;
-	char path[32];
 
 	if (pid <= 0)
 		pid = oe->tid;
@@ -189,11 +226,9 @@ static void on_open(const struct opens_event *oe, void *arg)
 		else
 			printf("%-6s", "-");
 	}
-	if (!oe->path)
-		snprintf(path, sizeof(path), "<0x%" PRIx64 ">", oe->addr);
-	printf("%-6d %-16s %4ld %3ld %s\n", os->o.tid ? oe->tid : pid, comm,
-	       oe->ret >= 0 ? oe->ret : -1L, oe->ret < 0 ? -oe->ret : 0L,
-	       oe->path ? oe->path : path);
+	printf("%-6d %-16s %4ld %3ld ", os->o.tid ? oe->tid : pid, esc_str(comm),
+	       oe->ret >= 0 ? oe->ret : -1L, oe->ret < 0 ? -oe->ret : 0L);
+	print_path(oe);
 }
 
 static int setup(struct tool *t, struct loop *l)
@@ -226,6 +261,7 @@ static int setup(struct tool *t, struct loop *l)
 		pr_err("%s", session_error(os->s));
 		return -1;
 	}
+	opens_started(os->op);
 	if (!os->o.json) {
 		if (os->o.seconds)
 			printf("%-14s", "TIME(s)");

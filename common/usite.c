@@ -15,12 +15,15 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <link.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/dwinfo.h"
+#include "common/elffile.h"
 #include "common/elfsym.h"
 #include "common/log.h"
 #include "common/target.h"
@@ -358,4 +361,87 @@ out:
 	elffile_free(ef);
 	free(path);
 	return ret;
+}
+
+int usite_entry(const char *target, const struct usite_opts *o,
+		struct usite_list *out, char *err, size_t errlen)
+{
+	struct elffile *ef;
+	struct usite *s;
+	GElf_Ehdr eh;
+	uint64_t off;
+	size_t cap = 0;
+	char *path;
+	int ret;
+
+	o = o ? o : &no_opts;
+	ret = open_object(target, o, out, &path, &ef, err, errlen);
+	if (ret)
+		return ret;
+	if (!gelf_getehdr(elffile_elf(ef), &eh) || !eh.e_entry)
+		ret = errmsg(err, errlen, -ENOEXEC, "%s has no entry point", path);
+	else if (elffile_vaddr_to_off(ef, eh.e_entry, &off))
+		ret = errmsg(err, errlen, -ENOEXEC,
+			     "the entry point of %s is not in the file", path);
+	if (!ret) {
+		s = add_site(out, &cap, path);
+		s->offset = off;
+		s->vaddr = eh.e_entry;
+		s->name = xstrdup("_entry");
+	}
+	elffile_free(ef);
+	free(path);
+	return ret;
+}
+
+int usite_interp(const char *target, pid_t pid, char **path, char *err,
+		 size_t errlen)
+{
+	char interp[4096], root[4096] = "", *real, *full;
+	struct elffile *ef;
+	GElf_Phdr ph;
+	size_t i, n;
+	ssize_t r = -1;
+	int fd, ret = -ENOENT;
+
+	ret = usite_open(target, pid, &full, &ef, err, errlen);
+	if (ret)
+		return ret;
+	ret = -ENOENT;
+	if (elf_getphdrnum(elffile_elf(ef), &n))
+		n = 0;
+	for (i = 0; i < n; i++) {
+		if (!gelf_getphdr(elffile_elf(ef), (int)i, &ph) || ph.p_type != PT_INTERP)
+			continue;
+		fd = open(full, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0 && ph.p_filesz < sizeof(interp))
+			r = pread(fd, interp, ph.p_filesz, (off_t)ph.p_offset);
+		if (fd >= 0)
+			close(fd);
+		if (r <= 0)
+			break;
+		interp[r] = '\0';
+		ret = 0;
+		break;
+	}
+	elffile_free(ef);
+	if (ret) {
+		ret = errmsg(err, errlen, ret, "%s has no program interpreter", full);
+		free(full);
+		return ret;
+	}
+	free(full);
+	if (pid > 0)
+		target_root(pid, root, sizeof(root));
+	full = xasprintf("%s%s", root, interp);
+	real = realpath(full, NULL);
+	if (!real) {
+		ret = errmsg(err, errlen, -errno, "cannot resolve '%s': %s", full,
+			     strerror(errno));
+		free(full);
+		return ret;
+	}
+	free(full);
+	*path = real;
+	return 0;
 }

@@ -4,7 +4,8 @@
 
 /*
  * User-space probe sites: the one entry point the tools (uprobe, funccount,
- * funclatency, tplist, opensnoop's libc fallback) and the language
+ * funclatency, tplist, the C library and loader sites of opensnoop and
+ * execsnoop) and the language
  * (process("x").function/statement/mark) share to turn what a user wrote
  * into what a uprobe definition needs:
  *
@@ -90,6 +91,26 @@ int usite_marks(const char *target, const char *provider, const char *name,
 int usite_statement(const char *target, const char *spec,
 		    const struct usite_opts *o, struct usite_list *out,
 		    char *err, size_t errlen);
+
+/**
+ * usite_entry() - the site at the ELF entry point of @target
+ *
+ * For a dynamic loader (`usite_interp()`) this is the first instruction
+ * of every dynamically linked program after exec, with the stack as the
+ * kernel built it: argc at 0(%sp), then argv[], NULL, envp[].  One site
+ * named "_entry" (0 on success, -errno with @err said).
+ */
+int usite_entry(const char *target, const struct usite_opts *o,
+		struct usite_list *out, char *err, size_t errlen);
+
+/**
+ * usite_interp() - the program interpreter (PT_INTERP) of @target, the
+ * dynamic loader that runs before it, as a real path in *@path (the
+ * caller frees).  "libc" gives the loader of the system's programs.
+ * 0, -ENOENT for a static program, or -errno with @err said.
+ */
+int usite_interp(const char *target, pid_t pid, char **path, char *err,
+		 size_t errlen);
 
 void usite_list_release(struct usite_list *l);
 

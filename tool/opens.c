@@ -18,10 +18,17 @@
  *   the result.  A wrapper hit counts only for the syscall that passes the
  *   same pointer, and only for the next one: a wrapper that failed before
  *   its syscall never lends its path to a later raw call.  Aliases (open,
- *   open64, __open) share one uprobe.  A syscall no wrapper announced (a
- *   static program, syscall(2), another library) gets its path from the
- *   process's memory when its exit is read (source "memory"), or only the
- *   pointer when that is gone (source "none").
+ *   open64, __open) share one uprobe.  The library's syscall(2) is probed
+ *   the same way, its path taken from the argument the number says (a
+ *   kernel filter keeps only the open family's numbers).  With -p of a
+ *   static program, the program's own copies are probed too.  A syscall no
+ *   probe announced (a static program system wide, the dynamic loader's
+ *   own opens, an inlined syscall instruction) gets its path from the
+ *   process's memory when its exit is read (source "memory", marked as not
+ *   captured at the call), or only the pointer when that is gone (source
+ *   "none").
+ *
+ * Task names are taken at the call (tool/comms.h), not at print time.
  *
  * Our own opens (the /proc files read for names and ids) are filtered out
  * in the kernel: they would only be noise.
@@ -36,6 +43,7 @@
 #include "common/kfunc.h"
 #include "common/log.h"
 #include "common/usite.h"
+#include "tool/comms.h"
 #include "tracefs/format.h"
 #include "tool/opens_int.h"
 #include "tracefs/session.h"
@@ -68,6 +76,7 @@ struct opens *opens_new(struct session *s, const struct opens_opts *o,
 	op->fn = fn;
 	op->arg = arg;
 	op->threads = hmap_new(sizeof(struct thread));
+	op->comms = comms_new();
 	return op;
 }
 
@@ -76,9 +85,16 @@ void opens_free(struct opens *op)
 	if (!op)
 		return;
 	hmap_free(op->threads);
+	comms_free(op->comms);
 	free(op->u);
+	free(op->static_exe);
 	free(op->mechanism);
 	free(op);
+}
+
+void opens_started(struct opens *op)
+{
+	comms_snapshot(op->comms, op->o.pid);
 }
 
 const char *opens_mechanism(const struct opens *op)
@@ -161,23 +177,58 @@ static const struct { const char *name, *reg; } libc_tab[] = {
 };
 #define NLIBC (sizeof(libc_tab) / sizeof(libc_tab[0]))
 
-/* Uprobes on each function of the family the C library has; the library's
- * path in @lib.  0, or -errno with the reason in @why. */
-static int add_uprobes(struct opens *op, const char *filter, char **lib,
-		       char *why, size_t n)
+/* syscall(3) with a path: its number in ARG1, the path in ARG2 or ARG3 */
+static const char syscall_args[] =
+	"nr=" ARG1 ":s64 path=+0(" ARG2 "):ustring ptr=" ARG2 ":u64 "
+	"path2=+0(" ARG3 "):ustring ptr2=" ARG3 ":u64";
+
+/* A uprobe on @site fetching the path from @reg (syscall(3): NULL). */
+static void add_uprobe(struct opens *op, const char *event, const struct usite *site,
+		       const char *reg, const char *filter, char *why, size_t n)
+{
+	struct uprobe_ev *u = &op->u[op->nu];
+	char *args, *f = NULL;
+
+	if (reg) {
+		args = xasprintf("path=+0(%s):ustring ptr=%s:u64", reg, reg);
+	} else {
+		args = xstrdup(syscall_args);
+		f = xasprintf("%s && (nr == %d || nr == %d || nr == %d || nr == %d)",
+			      filter, SYS_NR_OPEN, SYS_NR_OPENAT, SYS_NR_OPENAT2,
+			      SYS_NR_CREAT);
+	}
+	u->tp = session_add_uprobe(op->s, event, site->path, site->offset, args,
+				   false, TP_RECORD, f ? f : filter);
+	free(args);
+	free(f);
+	u->syscall = !reg;
+	/* one refused uprobe leaves its calls to the memory reads */
+	if (!u->tp)
+		errmsg(why, n, -EINVAL, "%s", session_error(op->s));
+	else if (format_field(u->tp->event, "path", &u->path) == 0 &&
+		 format_field(u->tp->event, "ptr", &u->ptr) == 0 &&
+		 (reg || (format_field(u->tp->event, "nr", &u->nr) == 0 &&
+			  format_field(u->tp->event, "path2", &u->path2) == 0 &&
+			  format_field(u->tp->event, "ptr2", &u->ptr2) == 0)))
+		op->nu++;
+}
+
+/*
+ * Uprobes on each function of the family (and syscall(3)) that @target
+ * has; its path in @lib.  The number of functions found, or -errno with
+ * the reason in @why.
+ */
+static int add_uprobes_in(struct opens *op, const char *target, const char *filter,
+			  char **lib, char *why, size_t n)
 {
 	struct usite_opts uo = { .pid = op->o.pid };
-	uint64_t seen[NLIBC];
+	uint64_t seen[NLIBC + 1];
 	size_t i, k, nseen = 0;
 
-	if (!session_has_uprobes())
-		return errmsg(why, n, -ENOTSUP, "this kernel has no uprobe events");
-	op->u = xcalloc(NLIBC, sizeof(*op->u));
-	for (i = 0; i < NLIBC; i++) {
+	for (i = 0; i <= NLIBC; i++) {
+		const char *name = i < NLIBC ? libc_tab[i].name : "syscall";
 		struct usite_list l = { 0 };
-		struct uprobe_ev *u = &op->u[op->nu];
-		char *args;
-		int ret = usite_functions("libc", libc_tab[i].name, &uo, &l, why, n);
+		int ret = usite_functions(target, name, &uo, &l, why, n);
 
 		if (ret < 0)
 			return ret;
@@ -188,22 +239,43 @@ static int add_uprobes(struct opens *op, const char *filter, char **lib,
 			continue;
 		}
 		seen[nseen++] = l.v[0].offset;
-		args = xasprintf("path=+0(%s):ustring ptr=%s:u64", libc_tab[i].reg,
-				 libc_tab[i].reg);
-		u->tp = session_add_uprobe(op->s, libc_tab[i].name, l.v[0].path,
-					   l.v[0].offset, args, false, TP_RECORD, filter);
-		free(args);
 		if (!*lib)
 			*lib = xstrdup(l.v[0].path);
+		add_uprobe(op, name, &l.v[0], i < NLIBC ? libc_tab[i].reg : NULL,
+			   filter, why, n);
 		usite_list_release(&l);
-		/* one refused uprobe leaves its calls to the memory reads */
-		if (!u->tp)
-			errmsg(why, n, -EINVAL, "%s", session_error(op->s));
-		else if (format_field(u->tp->event, "path", &u->path) == 0 &&
-			 format_field(u->tp->event, "ptr", &u->ptr) == 0)
-			op->nu++;
 	}
-	if (!nseen)
+	return (int)nseen;
+}
+
+/* Uprobes on the C library's, and with a PID whose program is static,
+ * on that program's own copies; the library's path in @lib.  0, or
+ * -errno with the reason in @why. */
+static int add_uprobes(struct opens *op, const char *filter, char **lib,
+		       char *why, size_t n)
+{
+	char *interp = NULL, *exe = NULL, tmp[256];
+	int ret, found;
+
+	if (!session_has_uprobes())
+		return errmsg(why, n, -ENOTSUP, "this kernel has no uprobe events");
+	op->u = xcalloc(2 * (NLIBC + 1), sizeof(*op->u));
+	ret = add_uprobes_in(op, "libc", filter, lib, why, n);
+	if (ret < 0)
+		return ret;
+	found = ret;
+	if (op->o.pid > 0 &&
+	    usite_interp(NULL, op->o.pid, &interp, tmp, sizeof(tmp)) == -ENOENT) {
+		ret = add_uprobes_in(op, NULL, filter, &exe, tmp, sizeof(tmp));
+		if (ret > 0) {
+			found += ret;
+			op->static_exe = exe;
+			exe = NULL;
+		}
+	}
+	free(interp);
+	free(exe);
+	if (!found)
 		return errmsg(why, n, -ENOENT, "no open function in %s",
 			      *lib ? *lib : "the C library");
 	return op->nu ? 0 : -EINVAL;
@@ -253,8 +325,10 @@ int opens_add(struct opens *op, char *err, size_t errlen)
 	if (session_has_kprobes()) {
 		ret = add_kprobes(op, filter, ret_filter, refused, sizeof(refused),
 				  err, errlen);
+		if (ret < 0)
+			return ret;
 		if (ret)
-			return ret < 0 ? ret : 0;
+			return comms_add(op->comms, op->s, err, errlen);
 	}
 #endif
 	if (format_event_id("syscalls", "sys_enter_openat") < 0)
@@ -262,13 +336,16 @@ int opens_add(struct opens *op, char *err, size_t errlen)
 			errmsg(err, errlen, -ENOTSUP, "no syscall tracepoints, and %s", refused) :
 			errmsg(err, errlen, -ENOTSUP,
 			       "this kernel has neither kprobes nor syscall tracepoints (CONFIG_KPROBE_EVENTS, CONFIG_FTRACE_SYSCALLS)");
-	ret = add_syscalls(op, filter, ret_filter, err, errlen);
+	ret = add_syscalls(op, filter, ret_filter, err, errlen) ?:
+	      comms_add(op->comms, op->s, err, errlen);
 	if (ret)
 		return ret;
 #ifdef ARG1
 	if (add_uprobes(op, filter, &lib, why, sizeof(why)) == 0)
-		op->mechanism = xasprintf("uprobes on %s + syscall tracepoints%s%s%s",
-					  lib, refused[0] ? " (" : "", refused,
+		op->mechanism = xasprintf("uprobes on %s%s%s + syscall tracepoints%s%s%s",
+					  lib, op->static_exe ? " and " : "",
+					  op->static_exe ? op->static_exe : "",
+					  refused[0] ? " (" : "", refused,
 					  refused[0] ? ")" : "");
 	if (op->mechanism) {
 		free(lib);

@@ -10,15 +10,22 @@
  *	kprobes		do_sys_openat2 (do_sys_open before 5.6) and its
  *			return: the kernel fetches the path at the call
  *	uprobes		syscall tracepoints give every call and its result;
- *			uprobes on the C library's open family fetch the path
- *			as the wrapper is entered, paired with the syscall by
- *			thread and pointer.  Calls no uprobe saw (static
- *			programs, raw syscalls, other libraries) get their
- *			path from /proc/TID/mem when the record is read.
+ *			uprobes on the C library's open family and its
+ *			syscall(3) (raw open, openat, openat2, creat) fetch
+ *			the path as the function is entered, paired with the
+ *			syscall by thread and pointer; with a PID whose
+ *			program is static, its own copies too.  Calls no
+ *			uprobe saw (static programs, the dynamic loader's own
+ *			opens, inline syscalls) get their path from
+ *			/proc/TID/mem when the record is read: not captured
+ *			at the call (OPENS_PROC), so it may differ.
+ *
+ * The task's name is taken at the call too (tool/comms.h).
  *
  *	op = opens_new(s, &o, fn, arg);		no side effects
  *	opens_add(op, err, sizeof(err));	events defined in session @s
  *	session_start(s, l, opens_record, op);	fn(oe, arg) per open
+ *	opens_started(op);			names of the tasks there
  *	opens_free(op);				before the session goes
  */
 #include <stdbool.h>
@@ -40,6 +47,7 @@ enum opens_source {
 struct opens_event {
 	uint64_t ts;		/* the call's entry, CLOCK_MONOTONIC ns */
 	pid_t tid;
+	const char *comm;	/* the task's name at the call */
 	long ret;		/* fd, or -errno */
 	const char *path;	/* NULL with OPENS_NONE */
 	uint64_t addr;		/* the path's user address; 0 when unknown */
@@ -69,6 +77,9 @@ void opens_free(struct opens *op);
  * has neither kprobes nor syscall tracepoints, else what the session said.
  */
 int opens_add(struct opens *op, char *err, size_t errlen);
+
+/* After session_start(): the names of the tasks already there (/proc). */
+void opens_started(struct opens *op);
 
 /* "kprobes on do_sys_openat2", "uprobes on PATH + syscall tracepoints". */
 const char *opens_mechanism(const struct opens *op);

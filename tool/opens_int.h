@@ -6,14 +6,34 @@
  * records) share; see opens.h. */
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/syscall.h>
 
 #include "common/event.h"
 #include "tool/opens.h"
 
+struct comms;
 struct hmap;
 struct tp;
 
 #define PATH_LEN 4096
+
+/* syscall(3)'s numbers of the open family; -1 where there is none */
+#ifdef __NR_open
+#define SYS_NR_OPEN __NR_open
+#else
+#define SYS_NR_OPEN -1
+#endif
+#ifdef __NR_creat
+#define SYS_NR_CREAT __NR_creat
+#else
+#define SYS_NR_CREAT -1
+#endif
+#ifdef __NR_openat2
+#define SYS_NR_OPENAT2 __NR_openat2
+#else
+#define SYS_NR_OPENAT2 437
+#endif
+#define SYS_NR_OPENAT __NR_openat
 
 /* The syscalls of the tracepoint mechanism. */
 enum { SYS_OPEN, SYS_OPENAT, SYS_OPENAT2, SYS_CREAT, NSYS };
@@ -26,6 +46,10 @@ struct sysc {
 struct uprobe_ev {
 	struct tp *tp;
 	struct tk_field path, ptr;
+	/* syscall(3): the number, and the path as its first or second
+	 * argument (open, creat / openat, openat2) */
+	bool syscall;
+	struct tk_field nr, path2, ptr2;
 };
 
 /* Per thread: the wrapper last entered, and the call in progress. */
@@ -41,10 +65,12 @@ struct thread {
 
 struct opens {
 	struct session *s;
+	struct comms *comms;
 	struct opens_opts o;
 	opens_fn fn;
 	void *arg;
 	char *mechanism;
+	char *static_exe;		/* a static -p program's own functions */
 	struct tp *kentry, *kret;
 	struct tk_field k_path, k_ptr, k_flags, k_ret;
 	struct sysc sys[NSYS];

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/hmap.h"
+#include "tool/comms.h"
 #include "tool/opens_int.h"
 #include "tracefs/session.h"
 
@@ -55,6 +56,7 @@ static void emit(struct opens *op, struct thread *th, pid_t tid, long ret)
 {
 	struct opens_event oe = {
 		.ts = th->ts, .tid = tid, .ret = ret, .path = th->path,
+		.comm = comms_get(op->comms, op->s, tid),
 		.addr = th->ptr, .flags = th->flags, .source = th->src,
 	};
 	uint64_t flags;
@@ -122,9 +124,13 @@ static void on_enter(struct opens *op, const struct tk_event *ev, int i)
 void opens_record(const struct tk_event *ev, void *arg)
 {
 	struct opens *op = arg;
+	const struct tk_field *path, *ptr;
+	const struct uprobe_ev *u;
 	struct thread *th;
 	size_t i;
 
+	if (comms_record(op->comms, ev))
+		return;
 	if (op->kentry) {
 		on_kprobe(op, ev);
 		return;
@@ -149,10 +155,19 @@ void opens_record(const struct tk_event *ev, void *arg)
 	for (i = 0; i < op->nu; i++) {
 		if (ev->id != op->u[i].tp->id)
 			continue;
+		u = &op->u[i];
+		path = &u->path;
+		ptr = &u->ptr;
+		if (u->syscall) {
+			long nr = (long)field_int(ev, &u->nr);
+
+			if (nr != SYS_NR_OPEN && nr != SYS_NR_CREAT)
+				path = &u->path2, ptr = &u->ptr2;
+		}
 		th = hmap_get(op->threads, (uint64_t)ev->pid, true);
-		th->have_u = fetched(ev, &op->u[i].path);
-		th->u_ptr = (uint64_t)field_int(ev, &op->u[i].ptr);
-		field_str(ev, &op->u[i].path, th->u_path, sizeof(th->u_path));
+		th->have_u = fetched(ev, path);
+		th->u_ptr = (uint64_t)field_int(ev, ptr);
+		field_str(ev, path, th->u_path, sizeof(th->u_path));
 		return;
 	}
 }

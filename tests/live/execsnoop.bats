@@ -179,3 +179,97 @@ PY
 	assert_clean "$dead"
 	assert_clean
 }
+
+EXECER=$TAPKIT_TOP/build/tests/helpers/execer
+EXECER_STATIC=$TAPKIT_TOP/build/tests/helpers/execer-static
+
+@test "execsnoop: an fexecve of /bin/true shows PCOMM true and its argv" {
+	me=$BASHPID
+	start_tool execsnoop
+	"$EXECER" fexecve /bin/true true x "y z" &
+	pid=$!
+	wait "$pid"
+	settle
+	stop_tool
+	[ "$TOOL_RC" -eq 0 ]
+	# the exec of execer itself (by bash), then its fexecve
+	[ "$(row_of "$pid" | wc -l)" -eq 2 ] || { show_output; false; }
+	[ "$(row_of "$pid" | tail -1)" = "$(printf '%-16s %-7d %-7d %3d %s' true "$pid" "$me" 0 'true x y z')" ] ||
+		{ show_output; false; }
+	assert_clean
+}
+
+@test "execsnoop: a static program's execve, past any C library wrapper, keeps its argv" {
+	start_tool execsnoop -j
+	"$EXECER_STATIC" execve /bin/true true a "b c" &
+	pid=$!
+	wait "$pid"
+	settle
+	stop_tool
+	[ "$TOOL_RC" -eq 0 ]
+	kprobes=0
+	[ -e "$TRACEFS/kprobe_events" ] && kprobes=1
+	python3 - "$OUT" "$pid" "$BASHPID" "$kprobes" <<'PY'
+import json, sys
+out, pid, ppid, kprobes = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "1"
+rows = [json.loads(l) for l in open(out)]
+r = [o for o in rows if o["pid"] == pid]
+assert len(r) == 2, rows
+assert r[0]["pcomm"] == "execer-static" and r[0]["args"][1:] == ["execve", "/bin/true", "true", "a", "b c"], r
+r = r[1]
+assert r["pcomm"] == "true" and r["args"] == ["true", "a", "b c"] and r["ppid"] == ppid, r
+assert r["source"] == ("kprobe" if kprobes else "loader"), r
+PY
+	assert_clean
+}
+
+@test "execsnoop: argv read from /proc after the exec is marked with ?" {
+	# static to static, past the wrappers: no loader runs, nothing reads
+	# the argv at the exec where there are no kprobes
+	local fifo=$BATS_TEST_TMPDIR/hold
+	mkfifo "$fifo"
+	me=$BASHPID
+	start_tool execsnoop
+	"$EXECER_STATIC" execve "$EXECER_STATIC" execer-static hold z <"$fifo" &
+	pid=$!
+	exec {hold}>"$fifo"
+	settle 0.5
+	exec {hold}>&-
+	wait "$pid"
+	stop_tool
+	[ "$TOOL_RC" -eq 0 ]
+	[ "$(row_of "$pid" | wc -l)" -eq 2 ] || { show_output; false; }
+	if [ -e "$TRACEFS/kprobe_events" ]; then
+		want='execer-static hold z'
+	else
+		want='?execer-static hold z'
+	fi
+	[ "$(row_of "$pid" | tail -1)" = "$(printf '%-16s %-7d %-7d %3d %s' execer-static "$pid" "$me" 0 "$want")" ] ||
+		{ show_output; false; }
+	assert_clean
+}
+
+@test "execsnoop: an argument with an escape or a newline is escaped; -j keeps its bytes" {
+	me=$BASHPID
+	start_tool execsnoop
+	"$PROBE" $'\e[31mred' $'a\nb' 'back\slash' &
+	pid=$!
+	wait "$pid"
+	settle
+	stop_tool
+	[ "$(row_of "$pid")" = "$(printf '%-16s %-7d %-7d %3d %s' tk-exec-probe "$pid" "$me" 0 "$PROBE \\e[31mred a\\nb back\\\\slash")" ] ||
+		{ show_output; false; }
+	! grep -q $'\e' "$OUT" || { show_output; false; }
+	start_tool execsnoop -j
+	"$PROBE" $'\e[31mred' $'a\nb' &
+	pid=$!
+	wait "$pid"
+	settle
+	stop_tool
+	python3 - "$OUT" "$pid" "$PROBE" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if json.loads(l).get("pid") == int(sys.argv[2])]
+assert len(rows) == 1 and rows[0]["args"] == [sys.argv[3], "\x1b[31mred", "a\nb"], rows
+PY
+	assert_clean
+}

@@ -2,7 +2,9 @@
 # opensnoop against tests/helpers/opener, which opens files in a directory
 # through the C library's open family and raw syscalls (some failing with
 # known errnos) and lists each call as "CALL FD ERRNO FLAGS PATH".  The
-# same program linked statically has no shared C library to probe.
+# same program linked statically has no shared C library to probe; its
+# paths, read from memory after the call, are marked "?".  mutopen opens
+# mutA through syscall(2) and then overwrites the buffer with mutB.
 
 load helpers
 
@@ -103,14 +105,155 @@ same_opens() {
 	assert_clean
 }
 
-@test "opensnoop: a static program's opens are reported the same" {
+@test "opensnoop: a static program's paths, read afterwards, are marked with ?" {
 	[ -x "$STATIC" ] || { echo "# no static build of opener (see setup_file)" >&2; false; }
 	start_opener "$STATIC"
 	start_tool opensnoop
 	run_opener
 	stop_tool
 	[ "$TOOL_RC" -eq 0 ]
+	if [ -e "$TRACEFS/kprobe_events" ]; then
+		same_opens "$WL_PID"		# fetched at the call: exact
+	else
+		# no C library to probe: every path of the workload was read
+		# from its memory after the call, and says so
+		[ -z "$(seen "$WL_PID")" ] || { show_output; false; }
+		sed -i "s|^\([0-9]* *$WL_COMM *-*[0-9]* *[0-9]* \)?|\1|" "$OUT"
+		same_opens "$WL_PID"
+	fi
+	assert_clean
+}
+
+@test "opensnoop: -p of a static program probes its own open functions" {
+	[ -x "$STATIC" ] || { echo "# no static build of opener (see setup_file)" >&2; false; }
+	start_opener "$STATIC"
+	start_tool opensnoop -v -p "$WL_PID"
+	run_opener
+	wait_tool
+	[ "$TOOL_RC" -eq 0 ]
 	same_opens "$WL_PID"
+	! grep -q '^[0-9]* .* ?/' "$OUT" || { show_output; false; }
+	[ -e "$TRACEFS/kprobe_events" ] ||
+		grep -q "^opensnoop: paths from uprobes on /.*/libc\.so\.6 and $STATIC + syscall tracepoints\$" "$ERR" ||
+		{ show_output; false; }
+	assert_clean
+}
+
+# mut DIR BIN: run BIN (mutopen), which opens DIR/mutA with syscall(2) and
+# then overwrites the path's buffer with DIR/mutB, held until released
+run_mut() {
+	local fifo=$BATS_TEST_TMPDIR/mut.$RANDOM
+	mkfifo "$fifo"
+	"$1" wait-stdin "$DIR" <"$fifo" >"$BATS_TEST_TMPDIR/mut.out" &
+	WL_PID=$!
+	exec {WL_FD}>"$fifo"
+	start_tool opensnoop -p "$WL_PID"
+	printf x >&"$WL_FD"
+	local i
+	for i in $(seq 1 100); do
+		[ -s "$BATS_TEST_TMPDIR/mut.out" ] && break
+		sleep 0.05
+	done
+	settle 0.5
+	exec {WL_FD}>&-
+	WL_FD=
+	wait "$WL_PID"
+	wait_tool
+	[ "$TOOL_RC" -eq 0 ]
+}
+
+@test "opensnoop: syscall(SYS_openat) shows the path it opened, not what the buffer holds later" {
+	run_mut "$TAPKIT_TOP/build/tests/helpers/mutopen"
+	fd=$(cut -d' ' -f1 "$BATS_TEST_TMPDIR/mut.out")
+	[ "$(cat "$BATS_TEST_TMPDIR/mut.out")" = "$fd $DIR/mutA" ]
+	[ "$(grep -c "$DIR" "$OUT")" -eq 1 ] || { show_output; false; }
+	grep -Eq "^$WL_PID +mutopen +$fd +0 $DIR/mutA\$" "$OUT" || { show_output; false; }
+	assert_clean
+}
+
+@test "opensnoop: a path read late from a static program's memory is marked ?" {
+	run_mut "$TAPKIT_TOP/build/tests/helpers/mutopen-static"
+	fd=$(cut -d' ' -f1 "$BATS_TEST_TMPDIR/mut.out")
+	[ "$(cat "$BATS_TEST_TMPDIR/mut.out")" = "$fd $DIR/mutA" ]
+	[ "$(grep -c "$DIR" "$OUT")" -eq 1 ] || { show_output; false; }
+	# kprobes, or with -p the program's own syscall() probed: exact
+	grep -Eq "^$WL_PID +mutopen-static +$fd +0 $DIR/mutA\$" "$OUT" || { show_output; false; }
+	# system-wide its C library is not probed: the buffer as it is by
+	# the time the record is read, marked
+	local fifo=$BATS_TEST_TMPDIR/mut2
+	mkfifo "$fifo"
+	"$TAPKIT_TOP/build/tests/helpers/mutopen-static" wait-stdin "$DIR" <"$fifo" \
+		>"$BATS_TEST_TMPDIR/mut.out" &
+	WL_PID=$!
+	exec {WL_FD}>"$fifo"
+	start_tool opensnoop -n mutopen-st
+	# the record is read after the buffer changed: hold the reader
+	kill -STOP "$TOOL_PID"
+	printf x >&"$WL_FD"
+	local i
+	for i in $(seq 1 100); do
+		[ -s "$BATS_TEST_TMPDIR/mut.out" ] && break
+		sleep 0.05
+	done
+	sleep 0.2
+	kill -CONT "$TOOL_PID"
+	settle 0.5
+	exec {WL_FD}>&-
+	WL_FD=
+	wait "$WL_PID"
+	stop_tool
+	[ "$TOOL_RC" -eq 0 ]
+	if [ -e "$TRACEFS/kprobe_events" ]; then
+		want="$DIR/mutA"
+	else
+		want="?$DIR/mutB"
+	fi
+	[ "$(grep -c "$DIR" "$OUT")" -eq 1 ] || { show_output; false; }
+	fd=$(cut -d' ' -f1 "$BATS_TEST_TMPDIR/mut.out")
+	grep -Fxq "$(printf '%-6d %-16s %4d %3d %s' "$WL_PID" mutopen-static "$fd" 0 "$want")" "$OUT" ||
+		{ show_output; false; }
+	assert_clean
+}
+
+@test "opensnoop: the name is the one the task had at the open, not after its exec" {
+	# a shell there before tracing began opens a file, then execs
+	local fifo=$BATS_TEST_TMPDIR/sh
+	mkfifo "$fifo"
+	bash -c "read -r x; exec 3>\"$DIR/before-exec\"; exec \"$TAPKIT_TOP/build/tests/helpers/kopen\" \"$DIR/after-exec\" 1" <"$fifo" &
+	WL_PID=$!
+	exec {WL_FD}>"$fifo"
+	sleep 0.2
+	start_tool opensnoop -p "$WL_PID"
+	echo go >&"$WL_FD"
+	exec {WL_FD}>&-
+	WL_FD=
+	wait "$WL_PID" || true
+	wait_tool
+	[ "$TOOL_RC" -eq 0 ]
+	grep -Eq "^$WL_PID +bash +[0-9]+ +0 $DIR/before-exec\$" "$OUT" || { show_output; false; }
+	grep -Eq "^$WL_PID +kopen +-1 +2 $DIR/after-exec\$" "$OUT" ||
+		{ show_output; false; }
+	assert_clean
+}
+
+@test "opensnoop: a path with a newline or an escape is one escaped line; -j keeps its bytes" {
+	local name=$'x\ny\e[31mz'
+	start_tool opensnoop -n touch
+	touch "$DIR/$name"
+	settle
+	stop_tool
+	[ "$TOOL_RC" -eq 0 ]
+	grep -Fq " $DIR/x\ny\e[31mz" "$OUT" || { show_output; false; }
+	! grep -q $'\e' "$OUT" || { show_output; false; }
+	start_tool opensnoop -j -n touch
+	touch "$DIR/$name"
+	settle
+	stop_tool
+	python3 - "$OUT" "$DIR/$name" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert [r for r in rows if r.get("path") == sys.argv[2]], rows
+PY
 	assert_clean
 }
 
@@ -195,7 +338,8 @@ mine = [r for r in rows if r["path"] and (r["path"] == "relative" or r["path"].s
 want = []
 for line in open(manifest):
     call, fd, err, flags, path = line.split()
-    src = "kprobe" if kprobes else "memory" if call.startswith("raw-") else "uprobe"
+    # raw syscall(2)s too: the uprobe on the C library's syscall()
+    src = "kprobe" if kprobes else "uprobe"
     want.append((int(fd), int(err), int(flags), path, src))
 O_LARGEFILE = 0o100000	# the kernel adds it for 64-bit callers
 got = [(r["fd"], r["err"], r["flags"] & ~O_LARGEFILE, r["path"], r["source"]) for r in mine]

@@ -7,7 +7,11 @@
  * (tests/unit/elf/), and what binutils (nm, readelf, objdump) say about
  * them, so expected values never come from the code under test.
  */
+#include <dlfcn.h>
+#include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <link.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,6 +19,61 @@
 #include <string.h>
 
 #define FIX(name) "build/tests/elf/" name
+
+/*
+ * Where function @sym of the C library we run on lives on disk, told by
+ * the dynamic linker (dlsym() and our loaded program headers), not by the
+ * resolver under test: 0 with @path and @offset set, or -ENOENT.
+ */
+struct libc_phdr_query {
+	uintptr_t base, vaddr;
+	long long offset;
+};
+
+static inline int libc_find_segment(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct libc_phdr_query *q = arg;
+	int i;
+
+	(void)size;
+	if (info->dlpi_addr != q->base)
+		return 0;
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type == PT_LOAD && q->vaddr >= ph->p_vaddr &&
+		    q->vaddr < ph->p_vaddr + ph->p_memsz) {
+			q->offset = (long long)(q->vaddr - ph->p_vaddr + ph->p_offset);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static inline int libc_sym(const char *sym, char *path, size_t n,
+			   unsigned long long *offset)
+{
+	struct libc_phdr_query q = { .offset = -1 };
+	char real[PATH_MAX];
+	void *h, *addr;
+	Dl_info info;
+
+	h = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+	if (!h)
+		return -ENOENT;
+	addr = dlsym(h, sym);
+	dlclose(h);
+	if (!addr || !dladdr(addr, &info) || !info.dli_fname)
+		return -ENOENT;
+	q.base = (uintptr_t)info.dli_fbase;
+	q.vaddr = (uintptr_t)addr - q.base;
+	dl_iterate_phdr(libc_find_segment, &q);
+	if (q.offset < 0 || !realpath(info.dli_fname, real) ||
+	    snprintf(path, n, "%s", real) >= (int)n)
+		return -ENOENT;
+	*offset = (unsigned long long)q.offset;
+	return 0;
+}
 
 /* The output of a shell command (allocated, "" on failure). */
 static inline char *sh_out(const char *fmt, ...)

@@ -13,7 +13,6 @@
 
 #include "common/ldcache.h"
 #include "common/target.h"
-#include "common/usym.h"
 #include "tests/unit/elftest.h"
 #include "tests/unit/unit.h"
 
@@ -152,7 +151,7 @@ static void libc_path(char *path, size_t n)
 {
 	unsigned long long off;
 
-	if (usym_libc("malloc", path, n, &off))
+	if (libc_sym("malloc", path, n, &off))
 		path[0] = '\0';
 }
 

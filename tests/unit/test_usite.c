@@ -7,7 +7,6 @@
 
 #include "common/elfsym.h"
 #include "common/usite.h"
-#include "common/usym.h"
 #include "tests/unit/elftest.h"
 #include "tests/unit/unit.h"
 
@@ -108,7 +107,7 @@ UNIT_TEST(ifunc_resolved)
 	char path[PATH_MAX], err[256];
 	struct usite_list l;
 
-	if (usym_libc("memcpy", path, sizeof(path), &off))
+	if (libc_sym("memcpy", path, sizeof(path), &off))
 		SKIP("requires: memcpy in the C library");
 	CHECK_INT(usite_functions("libc", "memcpy", NULL, &l, err,
 				  sizeof(err)), 0);
@@ -182,6 +181,37 @@ UNIT_TEST(statement)
 	usite_list_release(&l);
 	CHECK_INT(usite_statement(FIX("prog-buildid"), "prog.c:3", NULL, &l,
 				  err, sizeof(err)), -ENODATA);
+}
+
+/* The loader a program names (PT_INTERP) and its entry point, as
+ * readelf tells them. */
+UNIT_TEST(interp_and_entry)
+{
+	const char *file = FIX("prog-pie");
+	char *want = sh_out("readelf -lW %s | sed -n 's/.*Requesting program interpreter: \\(.*\\)]/\\1/p'", file);
+	char *path = NULL, *entry, err[256];
+	struct usite_list l;
+
+	want[strcspn(want, "\n")] = '\0';
+	if (!*want || !realpath(want, err))
+		SKIP("requires: a dynamically linked fixture and its loader");
+	CHECK_INT(usite_interp(file, 0, &path, err, sizeof(err)), 0);
+	CHECK_STR(path, real(want));
+	free(path);
+	/* a shared library names no loader */
+	CHECK_INT(usite_interp(FIX("libtk.so"), 0, &path, err, sizeof(err)), -ENOENT);
+	entry = sh_out("readelf -hW %s | sed -n 's/.*Entry point address: *//p'", real(want));
+	CHECK_INT(usite_entry(real(want), NULL, &l, err, sizeof(err)), 0);
+	CHECK_INT(l.n, 1);
+	if (l.n == 1) {
+		CHECK_INT(l.v[0].vaddr, strtoull(entry, NULL, 16));
+		CHECK_INT(l.v[0].offset, sec_offset(real(want), ".text", l.v[0].vaddr));
+		CHECK_STR(l.v[0].name, "_entry");
+		CHECK_STR(l.v[0].path, real(want));
+	}
+	usite_list_release(&l);
+	free(want);
+	free(entry);
 }
 
 UNIT_MAIN()
