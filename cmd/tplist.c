@@ -326,7 +326,7 @@ static void print_location(const struct usdt_probe *p, int k, const char *path,
 		for (a = 0; a < p->nargs; a++) {
 			char *s = fetch_text(&p->args[a]);
 
-			printf(" %s", esc_str(s));
+			printf(" %s", s);
 			free(s);
 		}
 		printf("\n");
