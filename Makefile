@@ -263,9 +263,8 @@ tapsets:
 tests-build: $(UNIT_BINS) $(HELPER_BINS) $(T)/tests/helpers/libhold.so $(FIXTURES)
 .PHONY: tests-build
 
-# Sanitizer runs: a report stops the program with status 86 (not 1, which
-# the tests expect from ordinary errors) and is also kept in
-# $(O)/san-logs/, which tests/run turns into a failure of its own.
+# tests/run tests the binaries of $(O); with SAN=1 it also sets the
+# sanitizers' options and fails the run on any report (see tests/run).
 check: deps
 	$(Q)$(MAKE) --no-print-directory all tests-build
 	$(Q)TAPKIT_BUILD=$(O) TAPKIT_SAN=$(SAN) tests/run
