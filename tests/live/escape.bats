@@ -234,3 +234,24 @@ PY
 	json_bytes "$BATS_TEST_TMPDIR/j" '[r for r in rows if r["name"].startswith("c")][0]["name"]' $'c\nm\e[1md'
 	json_bytes "$BATS_TEST_TMPDIR/j" 'rows[0]["path"]' "$dir/p"
 }
+
+@test "escape: kprobe shows a path escaped, one line per open; -j gives its bytes" {
+	require_tracefs_file kprobe_events
+	KOPEN=$TAPKIT_TOP/build/tests/helpers/kopen
+	p=$BATS_TEST_TMPDIR/$'k\np\e[7m\xfe'
+	: >"$p"
+	start_held "$KOPEN" wait-stdin "$p" 2
+	start_tool kprobe -p "$WL_PID" 'p:do_sys_openat2 f=+0(%si):string'
+	release_workload
+	wait_tool
+	[ "$TOOL_RC" -eq 0 ]
+	want="f=\"$BATS_TEST_TMPDIR/k\\np\\e[7m\\xfe\""
+	[ "$(grep -cF "$want" "$OUT")" -eq 2 ] || { show_output; false; }
+	[ "$(grep -cv ': do_sys_openat2: ' "$OUT")" -eq 0 ] || { show_output; false; }
+
+	start_held "$KOPEN" wait-stdin "$p" 1
+	start_tool kprobe -j -p "$WL_PID" 'p:do_sys_openat2 f=+0(%si):string'
+	release_workload
+	wait_tool
+	json_bytes "$OUT" '[r for r in rows if r["args"]["f"].startswith("/")][0]["args"]["f"]' "$p"
+}
