@@ -508,8 +508,10 @@ static int attach_count(struct tstate *st, struct prov_probe *p)
 	t->s = ts->s;
 	tp = session_add(ts->s, t->sys, t->name, TP_COUNT, p->filter);
 	if (!tp) {
+		int err = errno ? -errno : -EINVAL;
+
 		run_error(st->run, "%s", session_error(ts->s));
-		return errno ? -errno : -EINVAL;
+		return err;
 	}
 	st->counts = xrealloc(st->counts, (st->ncounts + 1) * sizeof(*st->counts));
 	c = &st->counts[st->ncounts++];
@@ -573,8 +575,10 @@ static int attach_probe(struct tstate *st, struct prov_probe *p)
 	}
 	tp = session_add(ts->s, t->sys, t->name, TP_RECORD, p->filter);
 	if (!tp) {
+		int err = errno ? -errno : -EINVAL;
+
 		run_error(st->run, "%s", session_error(ts->s));
-		return errno ? -errno : -EINVAL;
+		return err;
 	}
 	by_id_add(ts, tp->id, p);
 	return 0;

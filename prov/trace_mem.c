@@ -225,13 +225,14 @@ struct tp *tmem_attach(struct run *run, struct prov_probe *p, struct session *s)
 				p->filter);
 	free(args);
 	if (!tp) {
-		if (errno == ENOTSUP)
+		int err = errno ? errno : EINVAL;
+
+		if (err == ENOTSUP)
 			run_error(run, "%s: %s() needs event probes (eprobes), which "
 				  "this kernel does not have", p->pp, t->mem_fn);
 		else
 			run_error(run, "%s: %s", p->pp, session_error(s));
-		if (!errno)
-			errno = EINVAL;
+		errno = err;
 		return NULL;
 	}
 	t->efields = xcalloc((size_t)n, sizeof(*t->efields));
