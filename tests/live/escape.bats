@@ -4,7 +4,10 @@
 # not UTF-8 are shown escaped (\n \e \xNN), one line per event, and JSON
 # gives the exact bytes back (Python's surrogateescape).  And a string
 # argument the kernel could not read (NULL) is told from a real "".
-# The workload is tests/helpers/rawname, which names itself COMM first.
+# The workload is tests/helpers/rawname, which names itself COMM first,
+# and stays a while after its calls: the tools read a comm from /proc
+# while the process lives (what they do for a process gone by then is not
+# what these tests are about).
 
 load helpers
 
@@ -42,7 +45,7 @@ lines() {
 }
 
 @test "escape: uprobe shows a comm and a string argument escaped, one line per call" {
-	start_held "$RAW" wait-stdin "$COMM" str:$'x\ny\e[31m' str:$'\xfe!'
+	start_held "$RAW" wait-stdin "$COMM" str:$'x\ny\e[31m' str:$'\xfe!' sleep:1000
 	start_tool uprobe -p "$WL_PID" "p:$RAW:tk_str s=+0(%di):string"
 	release_workload
 	wait_tool
@@ -57,7 +60,7 @@ lines() {
 }
 
 @test "escape: uprobe -j gives the comm's and the argument's exact bytes" {
-	start_held "$RAW" wait-stdin "$COMM" str:$'x\ny\e[31m\xfe'
+	start_held "$RAW" wait-stdin "$COMM" str:$'x\ny\e[31m\xfe' sleep:1000
 	start_tool uprobe -j -p "$WL_PID" "p:$RAW:tk_str s=+0(%di):string"
 	release_workload
 	wait_tool
@@ -94,7 +97,7 @@ PY
 }
 
 @test "escape: killsnoop shows the sender's comm escaped; -j gives its bytes" {
-	start_held "$RAW" wait-stdin "$COMM" kill sleep:500
+	start_held "$RAW" wait-stdin "$COMM" kill sleep:1000
 	start_tool killsnoop -p "$WL_PID"
 	release_workload
 	wait_tool
@@ -103,7 +106,7 @@ PY
 	[ "$(lines "$OUT")" -eq 2 ] || { show_output; false; }
 	grep -Eq "^[0-9:]{8} +$WL_PID +a\\\\nb\\\\e\[1mz\\\\xff +0 +$WL_PID +0\$" "$OUT" || { show_output; false; }
 
-	start_held "$RAW" wait-stdin "$COMM" kill sleep:500
+	start_held "$RAW" wait-stdin "$COMM" kill sleep:1000
 	start_tool killsnoop -j -p "$WL_PID"
 	release_workload
 	wait_tool
@@ -138,7 +141,7 @@ PY
 }
 
 @test "escape: tpoint escapes the comm column and a tracepoint's string field" {
-	start_held "$RAW" wait-stdin "$COMM" getppid getppid sleep:500
+	start_held "$RAW" wait-stdin "$COMM" getppid getppid sleep:1000
 	start_tool tpoint -p "$WL_PID" syscalls:sys_enter_getppid
 	release_workload
 	wait_tool
