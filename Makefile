@@ -2,6 +2,7 @@
 #   make            build every command into build/bin/
 #   make deps       install the Debian packages the build and tests need
 #   make check      build and run every test layer
+#   make SAN=1 check  the same with AddressSanitizer and UBSan, built in build-san/
 #   make check-vm   run the live tests under Debian's stock kernel in qemu
 #   make demo       a short live tour of the suite on this machine
 #   make bench      overhead against the peer tools (bench/README.md)
@@ -16,7 +17,19 @@ MANDIR ?= $(PREFIX)/share/man
 DESTDIR ?=
 
 CC ?= cc
+# T: the test programs and ELF fixtures the tests run and read (never
+# sanitized: they are the traced workload, not tapkit).  O: tapkit itself,
+# in build-san/ with SAN=1 so that build/ is left as it is.
+T := build
+ifeq ($(SAN),1)
+O := build-san
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined
+CFLAGS ?= -O1 -g
+else
 O := build
+SAN_FLAGS :=
+endif
 PKGS := libtracefs libtraceevent libdw libelf
 
 ifeq ($(V),1)
@@ -34,7 +47,7 @@ ifneq ($(WERROR),)
 WARN += -Werror
 endif
 CFLAGS ?= -O2 -g
-ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -I. -I$(O)/gen $(PKG_CFLAGS) -MMD -MP
+ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(SAN_FLAGS) -I. -I$(O)/gen $(PKG_CFLAGS) -MMD -MP
 # --as-needed: a command links only the libraries it uses (libdw is for the
 # commands that resolve user-space probes), which keeps start-up short
 LDLIBS := -Wl,--as-needed $(PKG_LIBS) -pthread
@@ -47,7 +60,7 @@ BINS := $(TOOLS:%=$(O)/bin/%)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 HELPER_SRC := $(wildcard tests/helpers/*.c)
-HELPER_BINS := $(HELPER_SRC:tests/helpers/%.c=$(O)/tests/helpers/%)
+HELPER_BINS := $(HELPER_SRC:tests/helpers/%.c=$(T)/tests/helpers/%)
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
@@ -81,7 +94,7 @@ $(O)/tests/%: $(O)/tests/unit/%.o $(LIB)
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
-$(O)/tests/helpers/%: tests/helpers/%.c
+$(T)/tests/helpers/%: tests/helpers/%.c
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) -O2 -g -Wall -o $@ $<
@@ -95,7 +108,7 @@ $(O)/tests/helpers/%-static: tests/helpers/%.c tests/helpers/wait_stdin.h
 	$(Q)$(CC) -O2 -g -Wall -static -o $@ $<
 
 # LD_PRELOAD=libhold.so PROGRAM: PROGRAM held before main() until stdin says
-$(O)/tests/helpers/libhold.so: tests/helpers/preload/hold.c
+$(T)/tests/helpers/libhold.so: tests/helpers/preload/hold.c
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) -O2 -g -Wall -fPIC -shared -o $@ $<
@@ -104,7 +117,7 @@ $(O)/tests/helpers/libhold.so: tests/helpers/preload/hold.c
 # program unoptimized and optimized as PIE and fixed-address, stripped with a
 # .gnu_debuglink, stripped with its debug file found by build ID, with
 # truncated DWARF; a shared library at 0 and at a fixed base; USDT probes.
-FIX := $(O)/tests/elf
+FIX := $(T)/tests/elf
 FIX_CFLAGS := -g -fno-omit-frame-pointer -Wl,--build-id
 FIXTURES := $(addprefix $(FIX)/,prog-pie prog-nopie prog-stripped prog-buildid \
 	prog-trunc-info prog-trunc-line libtk.so libtk-based.so usdt-pie usdt-nopie \
@@ -165,13 +178,13 @@ $(FIX)/usdt-moved: $(FIX)/usdt-pie
 # funccount's workloads beyond the generic helper rule: fncount also as a
 # fixed-address executable, and usdtloop, whose USDT probes and semaphores
 # come from a dtrace provider file (dtrace -h header, dtrace -G object)
-FC_HELPERS := $(O)/tests/helpers/fncount-nopie $(O)/tests/helpers/usdtloop
-$(O)/tests/helpers/fncount-nopie: tests/helpers/fncount.c
+FC_HELPERS := $(T)/tests/helpers/fncount-nopie $(T)/tests/helpers/usdtloop
+$(T)/tests/helpers/fncount-nopie: tests/helpers/fncount.c
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) -O2 -g -Wall -fno-pie -no-pie -o $@ $<
 
-$(O)/tests/helpers/usdtloop: tests/helpers/usdt/usdtloop.c tests/helpers/usdt/tkfc.d \
+$(T)/tests/helpers/usdtloop: tests/helpers/usdt/usdtloop.c tests/helpers/usdt/tkfc.d \
 		tests/helpers/wait_stdin.h
 	@mkdir -p $(@D)/usdt
 	@echo "  DTRACE  $@"
@@ -254,12 +267,14 @@ deps:
 tapsets:
 	$(Q)scripts/gen-tapset-syscalls.sh scripts/tapset
 
-tests-build: $(UNIT_BINS) $(HELPER_BINS) $(O)/tests/helpers/libhold.so $(FIXTURES)
+tests-build: $(UNIT_BINS) $(HELPER_BINS) $(T)/tests/helpers/libhold.so $(FIXTURES)
 .PHONY: tests-build
 
+# tests/run tests the binaries of $(O); with SAN=1 it also sets the
+# sanitizers' options and fails the run on any report (see tests/run).
 check: deps
 	$(Q)$(MAKE) --no-print-directory all tests-build
-	$(Q)tests/run
+	$(Q)TAPKIT_BUILD=$(O) TAPKIT_SAN=$(SAN) tests/run
 
 check-vm: deps
 	$(Q)$(MAKE) --no-print-directory all tests-build

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/escape.h"
 #include "common/json.h"
 #include "common/log.h"
 #include "common/opt.h"
@@ -180,7 +181,7 @@ static void print_counts(struct tool *t, bool final)
 			printf("%-8s\n", hms);
 		printf("%-36s %8s\n", "FUNC", "COUNT");
 		for (i = 0; i < n; i++)
-			printf("%-36s %8llu\n", rows[i]->name,
+			printf("%-36s %8llu\n", esc_str(rows[i]->name),
 			       (unsigned long long)rows[i]->count);
 		if (final)
 			printf("Detaching...\n");

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/escape.h"
 #include "common/hist.h"
 #include "common/hmap.h"
 #include "common/json.h"
@@ -251,7 +252,7 @@ static void print_text(struct funclat *fl, const char *now)
 	for (i = 0; fl->o.per_func && i < fl->nfuncs; i++) {
 		if (!fl->funcs[i].a.h.count)
 			continue;
-		printf("\nFunction = %s\n", fl->funcs[i].name);
+		printf("\nFunction = %s\n", esc_str(fl->funcs[i].name));
 		hist_log2_print(stdout, &fl->funcs[i].a.h, fl->unit);
 	}
 	if (!fl->o.per_func)

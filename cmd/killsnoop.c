@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/escape.h"
 #include "common/hmap.h"
 #include "common/json.h"
 #include "common/log.h"
@@ -153,7 +154,7 @@ static void emit(struct killsnoop *ks, const struct tk_event *ev,
 		json_int(&j, "result", ret);
 		json_end(&j);
 	} else {
-		printf("%-9s %-7d %-16s %-4d %-7d %d\n", when, pid, st->comm,
+		printf("%-9s %-7d %-16s %-4d %-7d %d\n", when, pid, esc_str(st->comm),
 		       st->sig, st->tpid, ret);
 	}
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 
+#include "common/escape.h"
 #include "common/hmap.h"
 #include "common/json.h"
 #include "common/log.h"
@@ -306,7 +307,7 @@ static void print_summary(struct tool *t)
 	struct syscount *sc = t->ctx;
 	const char *tcol = sc->o.millis ? "(ms)" : "(us)";
 	double unit = sc->o.millis ? 1e6 : 1e3;
-	char now[16], key[40];
+	char now[16], key[96];
 	time_t tt = time(NULL);
 	struct row *rows;
 	int i, n;
@@ -328,7 +329,7 @@ static void print_summary(struct tool *t)
 	for (i = 0; i < n; i++) {
 		if (sc->o.process)
 			snprintf(key, sizeof(key), "%-6llu %-15s",
-				 (unsigned long long)rows[i].key, rows[i].name);
+				 (unsigned long long)rows[i].key, esc_str(rows[i].name));
 		else
 			snprintf(key, sizeof(key), "%s", rows[i].name);
 		if (sc->o.latency)

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 
+#include "common/escape.h"
 #include "common/log.h"
 #include "common/opt.h"
 #include "lang/ast.h"
@@ -285,7 +286,7 @@ static int list_probes(struct opts *o, struct diag *d,
 		if (i && !strcmp(probe_name(order[i - 1]), name))
 			continue;
 		n++;
-		fputs(name, stdout);
+		esc_fputs(name, stdout);	/* names from ELF, DWARF, USDT notes */
 		/* as stap -L: an alias's variables, then the target's */
 		for (j = 0; o->list_vars && ep->alias && j < ep->nlocals; j++)
 			printf(" %s:%s", ep->locals[j]->name,
@@ -295,7 +296,7 @@ static int list_probes(struct opts *o, struct diag *d,
 			size_t k, nv = p->prov->vars(p, v, 128);
 
 			for (k = 0; k < nv && k < 128; k++)
-				printf(" $%s:%s", v[k].name,
+				printf(" $%s:%s", esc_str(v[k].name),
 				       v[k].type == AST_T_STRING ? "string" :
 				       v[k].array > 0 ? "char[]" : "long");
 		}

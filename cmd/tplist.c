@@ -20,6 +20,7 @@
 
 #include <tracefs.h>
 
+#include "common/escape.h"
 #include "common/elffile.h"
 #include "common/json.h"
 #include "common/log.h"
@@ -295,8 +296,8 @@ static void print_location(const struct usdt_probe *p, int k, const char *path,
 	       (unsigned long long)p->pc, (unsigned long long)p->offset,
 	       defined ? "defined" : "not defined");
 	if (p->refused)
-		printf("    cannot be probed: %s\n", p->refused);
-	printf("    args: %s\n", p->argstr && *p->argstr ? p->argstr : "(none)");
+		printf("    cannot be probed: %s\n", esc_str(p->refused));
+	printf("    args: %s\n", p->argstr && *p->argstr ? esc_str(p->argstr) : "(none)");
 	if (p->nargs) {
 		printf("    fetch:");
 		for (a = 0; a < p->nargs; a++) {
@@ -326,7 +327,8 @@ static void print_probe(const struct usdt_list *l, size_t i, const char *path,
 		json_str(&j, "provider", p->provider);
 		json_str(&j, "name", p->name);
 	} else {
-		printf("%s %s:%s\n", path, p->provider, p->name);
+		printf("%s %s:%s\n", esc_str(path), esc_str(p->provider),
+		       esc_str(p->name));
 	}
 	if (!o->verbose)
 		goto out;

@@ -154,7 +154,7 @@ static void on_event(const struct tk_event *ev, void *arg)
 		json_int(&j, "cpu", ev->cpu);
 		json_str(&j, "event", tpt->tp->name);
 		json_str(&j, "system", tpt->tp->system);
-		evout_json_fields(&j, "fields", tpt->fields, tpt->nfields, ev);
+		evout_json_fields(&j, "fields", tpt->fields, tpt->nfields, ev, false);
 		if (tpt->o.t.stacks) {
 			unsigned int i;
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/escape.h"
 #include "common/elffile.h"
 #include "common/elfsym.h"
 #include "common/log.h"
@@ -217,7 +218,7 @@ static int list(const char *name, pid_t pid)
 	qsort(names, syms.n, sizeof(*names), cmp_str);
 	for (i = 0; i < syms.n; i++)
 		if (i == 0 || strcmp(names[i], names[i - 1]))
-			printf("%s\n", names[i]);
+			printf("%s\n", esc_str(names[i]));
 	free(names);
 	elfsym_list_release(&syms);
 	elffile_free(ef);

@@ -355,7 +355,8 @@ int dwinfo_funcs(struct dwinfo *dw, const char *pattern, unsigned int flags,
 			      "information: %s", dw->debug_file,
 			      dwarf_errmsg(-1));
 	}
-	qsort(out->v, out->n, sizeof(*out->v), cmp_func);
+	if (out->n)		/* qsort(NULL, 0) is undefined */
+		qsort(out->v, out->n, sizeof(*out->v), cmp_func);
 	return 0;
 }
 

@@ -175,7 +175,8 @@ int elfsym_find(struct elffile *ef, const char *pattern,
 	if (!*pattern)
 		return errmsg(err, errlen, -EINVAL, "empty function name");
 	for_each_sym(ef, add_match, &c);
-	qsort(out->v, out->n, sizeof(*out->v), cmp_sym);
+	if (out->n)		/* qsort(NULL, 0) is undefined */
+		qsort(out->v, out->n, sizeof(*out->v), cmp_sym);
 	/* the same symbol from .symtab and .dynsym: keep the first, but a
 	 * size only one of them knows */
 	for (i = j = 0; i < out->n; i++) {

@@ -48,3 +48,14 @@ int field_str(const struct tk_event *ev, const struct tk_field *f,
 	buf[len] = '\0';
 	return len;
 }
+
+bool field_str_fault(const struct tk_event *ev, const struct tk_field *f)
+{
+	uint32_t loc;
+
+	if (!(f->flags & (TK_F_DYNAMIC | TK_F_RELATIVE)) || f->offset < 0 ||
+	    (unsigned int)f->offset + 4 > ev->size)
+		return false;
+	memcpy(&loc, (const char *)ev->data + f->offset, 4);
+	return (loc >> 16) == 0;
+}

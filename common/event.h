@@ -68,6 +68,14 @@ int64_t field_elem(const struct tk_event *ev, const struct tk_field *f, int i);
 int field_str(const struct tk_event *ev, const struct tk_field *f,
 	      char *buf, int bufsz);
 
+/*
+ * True when @f is a dynamic string (__data_loc/__rel_loc char[]) that the
+ * kernel could not read, e.g. a uprobe's string fetch from a NULL pointer:
+ * the kernel then records length 0, where a real string, even "", has
+ * length >= 1 (its NUL).  ftrace and perf print it as "(fault)".
+ */
+bool field_str_fault(const struct tk_event *ev, const struct tk_field *f);
+
 /* The handler every source calls, once per record. */
 typedef void (*tk_event_fn)(const struct tk_event *ev, void *arg);
 

@@ -10,11 +10,15 @@
  * the last slot, which is only ever consulted for the innermost container).
  *
  * Strings are escaped per RFC 8259: '"' and '\\', the short escapes \b \f \n
- * \r \t, other control characters as \u00XX.  Bytes that are not part of a
+ * \r \t, other control characters as \u00XX.  Strings keep the exact bytes
+ * the traced system gave, whatever they are: a byte that is not part of a
  * well-formed UTF-8 sequence (stray continuation bytes, overlong forms,
- * surrogates, code points above U+10FFFF, truncated sequences) are written as
- * \u00XX of the byte, so the output is always valid JSON whatever a traced
- * program put in its strings.
+ * surrogates, code points above U+10FFFF, truncated sequences) is written as
+ * the lone low surrogate \udcXX of the byte, the "surrogateescape"
+ * convention of Python (PEP 383).  Well-formed UTF-8 never decodes to a lone
+ * surrogate, so \udcXX cannot be confused with a real character: 0xff is
+ * \udcff, and U+00FF (bytes c3 bf) stays as it is.  Python gets the bytes
+ * back with s.encode("utf-8", "surrogateescape").
  */
 #include <math.h>
 #include <inttypes.h>
@@ -130,7 +134,8 @@ void json_quote(FILE *f, const char *s, size_t len)
 		case '\b': esc = "\\b"; break;
 		case '\f': esc = "\\f"; break;
 		default:
-			memcpy(u, "\\u00", 4);
+			/* a control character, or a byte of no UTF-8 sequence */
+			memcpy(u, c < 0x80 ? "\\u00" : "\\udc", 4);
 			u[4] = hex[c >> 4];
 			u[5] = hex[c & 15];
 			u[6] = '\0';

@@ -4,8 +4,10 @@
 
 /*
  * JSON Lines writer: one object per line, keys in the order written.
- * Strings are escaped per RFC 8259 (control characters as \u00XX, invalid
- * UTF-8 bytes as \u00XX of the byte so output is always valid JSON).
+ * Strings are escaped per RFC 8259 (control characters as \u00XX) and keep
+ * the exact bytes: a byte that is not part of well-formed UTF-8 is written
+ * as \udcXX (Python's surrogateescape), so output is always valid JSON and
+ * s.encode("utf-8", "surrogateescape") gives the bytes back.
  *
  *	struct json j;
  *	json_begin(&j, stdout);

@@ -108,10 +108,13 @@ struct loop *loop_new(void)
 {
 	struct loop *l = xcalloc(1, sizeof(*l));
 	sigset_t mask;
+	int err;
 
 	l->epfd = epoll_create1(EPOLL_CLOEXEC);
-	if (l->epfd < 0)
+	if (l->epfd < 0) {
+		err = -errno;
 		goto out_free;
+	}
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
@@ -119,12 +122,17 @@ struct loop *loop_new(void)
 	sigaddset(&mask, SIGQUIT);
 	sigaddset(&mask, SIGPIPE);
 	sigaddset(&mask, SIGCHLD);
-	if (sigprocmask(SIG_BLOCK, &mask, &l->oldmask) < 0)
+	if (sigprocmask(SIG_BLOCK, &mask, &l->oldmask) < 0) {
+		err = -errno;
 		goto out_close;
+	}
 	l->sigfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
-	if (l->sigfd < 0)
+	if (l->sigfd < 0) {
+		err = -errno;
 		goto out_mask;
-	if (add_watch(l, l->sigfd, true, false, on_signal, NULL) < 0)
+	}
+	err = add_watch(l, l->sigfd, true, false, on_signal, NULL);
+	if (err < 0)
 		goto out_sigfd;
 	return l;
 
@@ -136,6 +144,7 @@ out_close:
 	close(l->epfd);
 out_free:
 	free(l);
+	errno = -err;		/* what failed, not what the unwinding did */
 	return NULL;
 }
 

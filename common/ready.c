@@ -13,16 +13,25 @@
 #include "common/log.h"
 #include "common/ready.h"
 
-void ready_announce(void)
+int ready_create(char *err, size_t errlen)
 {
 	const char *path = getenv("TAPKIT_READY_FILE");
 	int fd;
 
 	if (!path || !*path)
-		return;
+		return 0;
 	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
-		pr_warn("cannot create TAPKIT_READY_FILE '%s': %s", path, strerror(errno));
-	else
-		close(fd);
+		return errmsg(err, errlen, -errno, "cannot create TAPKIT_READY_FILE "
+			      "'%s': %s", path, strerror(errno));
+	close(fd);
+	return 0;
+}
+
+void ready_announce(void)
+{
+	char err[512];
+
+	if (ready_create(err, sizeof(err)) < 0)
+		pr_warn("%s", err);
 }

@@ -2,8 +2,15 @@
 #ifndef TAPKIT_READY_H
 #define TAPKIT_READY_H
 
+#include <stddef.h>
+
 /* Create $TAPKIT_READY_FILE, if set: tracing is live (systemd's READY=1,
- * as a file, for scripts that start their workload only then). */
+ * as a file, for scripts that start their workload only then).  0, or
+ * -errno with the reason in @err (@errlen bytes). */
+int ready_create(char *err, size_t errlen);
+
+/* ready_create() for the run skeletons, whose failure is only a warning
+ * (printed here: the skeleton's policy, not the library's). */
 void ready_announce(void);
 
 #endif

@@ -234,7 +234,7 @@ struct provider {
 	 * attach() - start delivering events of @probes (all of this
 	 * provider's probes in the program) on the run's loop.
 	 * @state: receives the provider's per-run state
-	 * Return: 0, or -errno with a message already printed.
+	 * Return: 0, or -errno with the reason given to run_error().
 	 */
 	int (*attach)(struct run *run, struct prov_probe *const *probes,
 		      size_t n, void **state);

@@ -16,6 +16,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -51,7 +53,32 @@ struct run {
 	struct attached att[16];
 	int natt;
 	bool overflow_seen;
+	char *error;		/* run_error()'s message, until reported */
 };
+
+void run_error(struct run *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->error)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&r->error, fmt, ap) < 0)
+		r->error = NULL;
+	va_end(ap);
+}
+
+void run_warn(struct run *r, const char *fmt, ...)
+{
+	char *msg = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) >= 0)
+		pr_warn("%s", msg);
+	va_end(ap);
+	free(msg);
+}
 
 struct loop *run_loop(struct run *r)
 {
@@ -322,6 +349,8 @@ int run_main(const struct prog *prog, const struct run_opts *o)
 		goto out_cmd;
 	}
 	if (attach_all(&r) < 0) {
+		if (r.error)
+			pr_err("%s", r.error);
 		status = TK_EXIT_RUNTIME;
 		goto out_detach;
 	}
@@ -359,5 +388,6 @@ out_cmd:
 out_loop:
 	loop_free(r.loop);
 	vm_free(r.vm);
+	free(r.error);
 	return status;
 }

@@ -75,4 +75,12 @@ bool run_exiting(const struct run *r);
 /* End the loop: the end probes run next. */
 void run_stop(struct run *r);
 
+/*
+ * run_error() - a provider's reason for failing (attach() returning
+ * -errno): the run keeps the first one and reports it as the run's error.
+ * run_warn() - a provider's warning, reported at once.
+ */
+void run_error(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void run_warn(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 #endif

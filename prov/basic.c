@@ -299,11 +299,11 @@ static int basic_attach(struct run *run, struct prov_probe *const *probes,
 		t->p = probes[i];
 		t->fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK |
 				       TFD_CLOEXEC);
-		if (t->fd < 0 || (err = loop_add(run_loop(run), t->fd, on_timer,
-						  t)) < 0) {
-			err = -errno;
-			pr_err("cannot create a timer for %s: %s", t->p->pp,
-			       strerror(errno));
+		err = t->fd < 0 ? -errno : loop_add(run_loop(run), t->fd,
+						    on_timer, t);
+		if (err < 0) {
+			run_error(run, "cannot create a timer for %s: %s",
+				  t->p->pp, strerror(-err));
 			if (t->fd >= 0)
 				close(t->fd);
 			return err;
@@ -336,8 +336,8 @@ static void basic_phase(struct run *run, void *state, enum prov_phase ph)
 	/* the timers start with the run proper */
 	for (i = 0; i < s->ntimers; i++)
 		if (arm(&s->timers[i]) < 0)
-			pr_warn("cannot start the timer of %s: %s",
-				s->timers[i].p->pp, strerror(errno));
+			run_warn(run, "cannot start the timer of %s: %s",
+				 s->timers[i].p->pp, strerror(errno));
 }
 
 static void basic_detach(struct run *run, void *state)

@@ -430,6 +430,7 @@ static struct tsess *tsess_new(struct tstate *st, enum prov_scope scope)
 				   .buffer_kb = run_buffer_kb(st->run),
 				   .size_option = "-s MB" };
 	struct tsess *ts = xcalloc(1, sizeof(*ts)), **tail;
+	int err;
 
 	if (scope == PROV_SCOPE_TARGET_PROCESS)
 		so.pid = run_target(st->run);
@@ -441,8 +442,9 @@ static struct tsess *tsess_new(struct tstate *st, enum prov_scope scope)
 	for (tail = &st->sessions; *tail; tail = &(*tail)->next)
 		;
 	*tail = ts;
-	if (session_open(ts->s) < 0) {
-		pr_err("%s", session_error(ts->s));
+	if ((err = session_open(ts->s)) < 0) {
+		run_error(st->run, "%s", session_error(ts->s));
+		errno = -err;
 		return NULL;
 	}
 	return ts;
@@ -468,12 +470,14 @@ static int attach_count(struct tstate *st, struct prov_probe *p)
 	struct tp *tp;
 
 	if (!ts)
-		return -1;
+		return -errno;
 	t->s = ts->s;
 	tp = session_add(ts->s, t->sys, t->name, TP_COUNT, p->filter);
 	if (!tp) {
-		pr_err("%s", session_error(ts->s));
-		return -1;
+		int err = errno ? -errno : -EINVAL;
+
+		run_error(st->run, "%s", session_error(ts->s));
+		return err;
 	}
 	st->counts = xrealloc(st->counts, (st->ncounts + 1) * sizeof(*st->counts));
 	c = &st->counts[st->ncounts++];
@@ -512,11 +516,11 @@ static int attach_probe(struct tstate *st, struct prov_probe *p)
 	if (t->nmem) {
 		ts = scoped_sess(st, p->scope);
 		if (!ts)
-			return -1;
+			return -errno;
 		t->s = ts->s;
-		tp = tmem_attach(p, ts->s);
+		tp = tmem_attach(st->run, p, ts->s);
 		if (!tp)
-			return -1;
+			return -errno;
 		by_id_add(ts, tp->id, p);
 		return 0;
 	}
@@ -529,7 +533,7 @@ static int attach_probe(struct tstate *st, struct prov_probe *p)
 			break;
 	}
 	if (!ts && !(ts = tsess_new(st, p->scope)))
-		return -1;
+		return -errno;
 	t->s = ts->s;
 	if (o && same_filter(o->filter, p->filter)) {
 		by_id_add(ts, format_event_id(t->sys, t->name), p);
@@ -537,8 +541,10 @@ static int attach_probe(struct tstate *st, struct prov_probe *p)
 	}
 	tp = session_add(ts->s, t->sys, t->name, TP_RECORD, p->filter);
 	if (!tp) {
-		pr_err("%s", session_error(ts->s));
-		return -1;
+		int err = errno ? -errno : -EINVAL;
+
+		run_error(st->run, "%s", session_error(ts->s));
+		return err;
 	}
 	by_id_add(ts, tp->id, p);
 	return 0;
@@ -550,16 +556,17 @@ static int prov_trace_attach(struct run *run, struct prov_probe *const *probes,
 	struct tstate *st = xcalloc(1, sizeof(*st));
 	struct tsess *ts;
 	size_t i;
+	int err;
 
 	st->run = run;
 	*state = st;
 	for (i = 0; i < n; i++)
-		if (attach_probe(st, probes[i]) < 0)
-			return -1;
+		if ((err = attach_probe(st, probes[i])) < 0)
+			return err;
 	for (ts = st->sessions; ts; ts = ts->next)
-		if (session_start(ts->s, run_loop(run), on_record, ts) < 0) {
-			pr_err("%s", session_error(ts->s));
-			return -1;
+		if ((err = session_start(ts->s, run_loop(run), on_record, ts)) < 0) {
+			run_error(run, "%s", session_error(ts->s));
+			return err;
 		}
 	return 0;
 }
@@ -578,7 +585,8 @@ static void prov_trace_phase(struct run *run, void *state, enum prov_phase ph)
 		while (!run_exiting(run) && (n = session_drain(ts->s)) > 0)
 			;
 		if (n < 0)
-			pr_warn("cannot read the last records: %s", session_error(ts->s));
+			run_warn(run, "cannot read the last records: %s",
+				 session_error(ts->s));
 		/* what was lost while the script ran: records made after
 		 * exit() would not have been handled anyway */
 		session_report_lost(ts->s);

@@ -65,8 +65,8 @@ int tmem_fetch(struct tprobe *t, const struct tk_event *ev, int idx,
 	       int64_t sub, struct lang_val *out);
 /* describe() of such a probe. */
 void tmem_describe(const struct prov_probe *p, bool plan, FILE *f);
-/* Define @p's event probe in session @s and use its records; NULL after
- * printing why. */
-struct tp *tmem_attach(struct prov_probe *p, struct session *s);
+/* Define @p's event probe in session @s and use its records; NULL with
+ * errno and the reason given to run_error(@run). */
+struct tp *tmem_attach(struct run *run, struct prov_probe *p, struct session *s);
 
 #endif

@@ -34,6 +34,7 @@
 
 #include "common/log.h"
 #include "lang/fmt_sb.h"
+#include "lang/run.h"
 #include "prov/trace.h"
 #include "tracefs/format.h"
 #include "tracefs/session.h"
@@ -206,7 +207,7 @@ void tmem_describe(const struct prov_probe *p, bool plan, FILE *f)
 	free(args);
 }
 
-struct tp *tmem_attach(struct prov_probe *p, struct session *s)
+struct tp *tmem_attach(struct run *run, struct prov_probe *p, struct session *s)
 {
 	struct tprobe *t = p->data;
 	const char *bad = NULL;
@@ -215,19 +216,23 @@ struct tp *tmem_attach(struct prov_probe *p, struct session *s)
 	int i, n = t->nfields + t->nmem;
 
 	if (!args) {
-		pr_err("%s: $%s is an array, which an event probe cannot copy",
-		       p->pp, bad);
+		run_error(run, "%s: $%s is an array, which an event probe cannot copy",
+			  p->pp, bad);
+		errno = EINVAL;
 		return NULL;
 	}
 	tp = session_add_eprobe(s, t->ename, t->sys, t->name, args, TP_RECORD,
 				p->filter);
 	free(args);
 	if (!tp) {
-		if (errno == ENOTSUP)
-			pr_err("%s: %s() needs event probes (eprobes), which this "
-			       "kernel does not have", p->pp, t->mem_fn);
+		int err = errno ? errno : EINVAL;
+
+		if (err == ENOTSUP)
+			run_error(run, "%s: %s() needs event probes (eprobes), which "
+				  "this kernel does not have", p->pp, t->mem_fn);
 		else
-			pr_err("%s: %s", p->pp, session_error(s));
+			run_error(run, "%s: %s", p->pp, session_error(s));
+		errno = err;
 		return NULL;
 	}
 	t->efields = xcalloc((size_t)n, sizeof(*t->efields));
@@ -237,7 +242,9 @@ struct tp *tmem_attach(struct prov_probe *p, struct session *s)
 
 		if ((i >= t->nfields || t->used[i]) &&
 		    format_field(tp->event, name, &t->efields[i]) < 0) {
-			pr_err("%s: the event probe has no field '%s'", p->pp, name);
+			run_error(run, "%s: the event probe has no field '%s'",
+				  p->pp, name);
+			errno = ENOENT;
 			return NULL;
 		}
 	}

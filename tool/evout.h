@@ -6,6 +6,7 @@
  * What the tools that print one line per traced event share (tpoint,
  * uprobe): the ftrace-style line and an event's fields as JSON.
  */
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "common/event.h"
@@ -24,9 +25,11 @@ void evout_line(const char *comm, int pid, int cpu, uint64_t ts,
 		const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 
-/* Member @key of @j: an object with each of @n fields of @ev, typed (strings,
- * arrays of numbers, signed or unsigned numbers). */
+/* Member @key of @j: an object with each of @n fields of @ev, typed (strings
+ * with their exact bytes, arrays of numbers, signed or unsigned numbers).
+ * With @faults (a probe's fetched args), a string the kernel could not read
+ * (field_str_fault()) is null. */
 void evout_json_fields(struct json *j, const char *key, const struct tk_field *f,
-		       int n, const struct tk_event *ev);
+		       int n, const struct tk_event *ev, bool faults);
 
 #endif

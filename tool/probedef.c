@@ -115,6 +115,8 @@ void probe_out_init(struct probe_out *po, struct tk_field *fields, int n)
 			po->ret_ip = fields[i];
 		else
 			fields[k++] = fields[i];
+		if (fields[i].flags & TK_F_STRING)
+			po->has_str = true;
 	}
 	po->fields = fields;
 	po->nfields = k;
@@ -177,7 +179,7 @@ static void hit_json(struct probe_out *po, const struct tk_event *ev, const char
 	json_uint(&j, "addr", (uint64_t)field_int(ev, &po->ip));
 	if (po->ret)
 		json_uint(&j, "ret_addr", (uint64_t)field_int(ev, &po->ret_ip));
-	evout_json_fields(&j, "args", po->fields, po->nfields, ev);
+	evout_json_fields(&j, "args", po->fields, po->nfields, ev, true);
 	if (po->stacks && po->kernel) {
 		json_arr_open(&j, "kstack");
 		for (i = 0; i < ev->nkstack; i++) {
@@ -192,6 +194,67 @@ static void hit_json(struct probe_out *po, const struct tk_event *ev, const char
 		json_arr_close(&j);
 	}
 	json_end(&j);
+}
+
+/*
+ * The args text of a hit where a string fetch faulted (a NULL pointer):
+ * libtraceevent would print that string from the offset the kernel left
+ * (nothing, or the next string's bytes), so the text is built here from
+ * the fields, in the print fmt's notation (hex where it says 0x), with
+ * "(fault)" as ftrace and perf print it.  Rare, so not made fast.
+ */
+static const char *fault_info(struct probe_out *po, const struct tk_event *ev)
+{
+	const struct tep_event *e = tep_find_event(po->tep, ev->id);
+	const char *fmt = e && e->print_fmt.format ? e->print_fmt.format : "";
+	static char str[4096];
+	char key[128];
+	int i, k;
+
+	trace_seq_reset(&po->seq);
+	for (i = 0; i < po->nfields; i++) {
+		const struct tk_field *f = &po->fields[i];
+		const char *at;
+		bool hex;
+
+		snprintf(key, sizeof(key), " %s=", f->name);
+		at = strstr(fmt, key);
+		hex = at && (!strncmp(at + strlen(key), "0x", 2) ||
+			     !strncmp(at + strlen(key), "{0x", 3));
+		trace_seq_puts(&po->seq, key);
+		if (f->flags & TK_F_STRING) {
+			if (field_str_fault(ev, f)) {
+				trace_seq_puts(&po->seq, "(fault)");
+			} else {
+				field_str(ev, f, str, sizeof(str));
+				trace_seq_printf(&po->seq, "\"%s\"", str);
+			}
+		} else if (f->flags & TK_F_ARRAY && f->elem) {
+			for (k = 0; k * f->elem < f->size; k++)
+				trace_seq_printf(&po->seq, hex ? "%s0x%llx" : "%s%lld",
+						 k ? "," : "{",
+						 (long long)field_elem(ev, f, k));
+			trace_seq_puts(&po->seq, "}");
+		} else if (f->flags & TK_F_SIGNED) {
+			trace_seq_printf(&po->seq, "%lld", (long long)field_int(ev, f));
+		} else {
+			trace_seq_printf(&po->seq, hex ? "0x%llx" : "%llu",
+					 (unsigned long long)field_int(ev, f));
+		}
+	}
+	trace_seq_terminate(&po->seq);
+	return po->seq.buffer;
+}
+
+static bool any_fault(const struct probe_out *po, const struct tk_event *ev)
+{
+	int i;
+
+	for (i = 0; i < po->nfields; i++)
+		if (po->fields[i].flags & TK_F_STRING &&
+		    field_str_fault(ev, &po->fields[i]))
+			return true;
+	return false;
 }
 
 void probe_out_hit(struct probe_out *po, const struct tk_event *ev, const char *comm)
@@ -211,11 +274,15 @@ void probe_out_hit(struct probe_out *po, const struct tk_event *ev, const char *
 	}
 	/* the args as libtraceevent prints them, after the "(%lx)" of the
 	 * format file's print fmt, which is replaced by our own address */
-	trace_seq_reset(&po->seq);
-	tep_print_event(po->tep, &po->seq, &rec, "%s", TEP_PRINT_INFO);
-	trace_seq_terminate(&po->seq);
-	info = strchr(po->seq.buffer, ')');
-	info = info ? info + 1 : "";
+	if (po->has_str && any_fault(po, ev)) {
+		info = fault_info(po, ev);
+	} else {
+		trace_seq_reset(&po->seq);
+		tep_print_event(po->tep, &po->seq, &rec, "%s", TEP_PRINT_INFO);
+		trace_seq_terminate(&po->seq);
+		info = strchr(po->seq.buffer, ')');
+		info = info ? info + 1 : "";
+	}
 	ip = (uint64_t)field_int(ev, &po->ip);
 	ret_ip = (uint64_t)field_int(ev, &po->ret_ip);
 	if (po->kernel) {

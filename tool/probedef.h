@@ -57,6 +57,7 @@ struct probe_out {
 	struct tk_field ip, ret_ip;	/* __probe_ip, or __probe_func/ret_ip */
 	struct tk_field *fields;	/* the args */
 	int nfields;
+	bool has_str;			/* a string arg: it may have faulted */
 	struct trace_seq seq;
 };
 

@@ -9,7 +9,9 @@
 
 int session_tool_drain(struct tool *t)
 {
-	return session_drain(*t->session) < 0 ? -1 : 0;
+	long n = session_drain(*t->session);
+
+	return n < 0 ? (int)n : 0;
 }
 
 void session_tool_summary(struct tool *t)

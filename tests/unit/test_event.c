@@ -223,6 +223,31 @@ static void put_loc(unsigned char *d, int at, uint32_t len, uint32_t off)
 	memcpy(d + at, &loc, 4);
 }
 
+/* A faulted fetch has length 0; "" has length 1, its NUL. */
+UNIT_TEST(str_fault_told_from_empty)
+{
+	unsigned char d[32];
+	struct tk_event ev = rec(d, 24);
+	struct tk_field f = fld(8, 4, TK_F_DYNAMIC | TK_F_STRING);
+	struct tk_field r = fld(8, 4, TK_F_RELATIVE | TK_F_STRING);
+	struct tk_field a = fld(12, 8, TK_F_STRING);
+	char buf[16];
+
+	memset(d, 0, sizeof(d));
+	put_loc(d, 8, 0, 16);
+	CHECK(field_str_fault(&ev, &f));
+	CHECK(field_str_fault(&ev, &r));
+	CHECK_INT(field_str(&ev, &f, buf, sizeof(buf)), 0);
+	put_loc(d, 8, 1, 16);
+	CHECK(!field_str_fault(&ev, &f));
+	CHECK_INT(field_str(&ev, &f, buf, sizeof(buf)), 0);
+	CHECK_STR(buf, "");
+	/* a char[N] field never faults; a location past the record is no fault */
+	CHECK(!field_str_fault(&ev, &a));
+	f.offset = 22;
+	CHECK(!field_str_fault(&ev, &f));
+}
+
 UNIT_TEST(str_data_loc)
 {
 	unsigned char d[64];

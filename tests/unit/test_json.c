@@ -236,15 +236,113 @@ UNIT_TEST(invalid_utf8_escaped_per_byte)
 	json_str(&j, "trunc_mid", "\xe2\x82x");		/* truncated by ASCII */
 	json_str(&j, "latin1", "caf\xe9!");
 	json_end(&j);
-	CHECK_OUT(&m, "{\"cont\":\"a\\u0080z\","
-		  "\"overlong\":\"\\u00c0\\u00af\","
-		  "\"overlong3\":\"\\u00e0\\u0080\\u00af\","
-		  "\"surrogate\":\"\\u00ed\\u00a0\\u0080\","
-		  "\"toobig\":\"\\u00f4\\u0090\\u0080\\u0080\","
-		  "\"f5\":\"\\u00f5\\u0080\","
-		  "\"trunc\":\"\\u00e2\\u0082\","
-		  "\"trunc_mid\":\"\\u00e2\\u0082x\","
-		  "\"latin1\":\"caf\\u00e9!\"}\n");
+	CHECK_OUT(&m, "{\"cont\":\"a\\udc80z\","
+		  "\"overlong\":\"\\udcc0\\udcaf\","
+		  "\"overlong3\":\"\\udce0\\udc80\\udcaf\","
+		  "\"surrogate\":\"\\udced\\udca0\\udc80\","
+		  "\"toobig\":\"\\udcf4\\udc90\\udc80\\udc80\","
+		  "\"f5\":\"\\udcf5\\udc80\","
+		  "\"trunc\":\"\\udce2\\udc82\","
+		  "\"trunc_mid\":\"\\udce2\\udc82x\","
+		  "\"latin1\":\"caf\\udce9!\"}\n");
+}
+
+/*
+ * The bytes come back: decode the JSON string as RFC 8259 says (\uXXXX of
+ * a code point, UTF-8 kept) and each lone \udcXX as the byte XX, as
+ * Python's surrogateescape does.  Returns the length, -1 when the text is
+ * not what json_quote() writes.
+ */
+static int unescape(const char *q, unsigned char *out)
+{
+	int n = 0;
+
+	if (*q++ != '"')
+		return -1;
+	while (*q && *q != '"') {
+		unsigned v;
+
+		if (*q != '\\') {
+			out[n++] = (unsigned char)*q++;
+			continue;
+		}
+		q++;
+		switch (*q) {
+		case 'n': out[n++] = '\n'; q++; continue;
+		case 't': out[n++] = '\t'; q++; continue;
+		case 'r': out[n++] = '\r'; q++; continue;
+		case 'b': out[n++] = '\b'; q++; continue;
+		case 'f': out[n++] = '\f'; q++; continue;
+		case '"': case '\\': case '/': out[n++] = (unsigned char)*q++; continue;
+		case 'u': break;
+		default: return -1;
+		}
+		if (sscanf(q + 1, "%4x", &v) != 1)
+			return -1;
+		q += 5;
+		if (v >= 0xdc80 && v <= 0xdcff)
+			out[n++] = (unsigned char)(v & 0xff);
+		else if (v < 0x80)
+			out[n++] = (unsigned char)v;
+		else
+			return -1;	/* json_quote() writes no other \u */
+	}
+	return *q == '"' ? n : -1;
+}
+
+UNIT_TEST(exact_bytes_recoverable)
+{
+	/* 0xff and U+00FF must not meet; nor \xe9 and U+00E9 */
+	static const struct { const char *s; int len; } cases[] = {
+		{ "\xff", 1 }, { "\xc3\xbf", 2 }, { "caf\xe9", 4 },
+		{ "caf\xc3\xa9", 5 }, { "a\0\x1b[31m\n\x7f\x80\xc2\x85", 11 },
+		{ "\xed\xb3\xbf", 3 },	/* the UTF-8 of U+DCFF itself */
+		{ "\\udcff", 6 },		/* the text of the escape */
+	};
+	unsigned char all[256], back[256 * 6];
+	struct mem m;
+	char *t;
+	int i, n;
+
+	for (i = 0; i < (int)(sizeof(cases) / sizeof(cases[0])); i++) {
+		mem_open(&m);
+		json_quote(m.f, cases[i].s, cases[i].len);
+		t = mem_text(&m);
+		n = unescape(t, back);
+		CHECK_INT(n, cases[i].len);
+		CHECK(n == cases[i].len && !memcmp(back, cases[i].s, n));
+		free(t);
+	}
+	mem_open(&m);
+	json_quote(m.f, "\xff", 1);
+	json_quote(m.f, "\xc3\xbf", 2);
+	CHECK_OUT(&m, "\"\\udcff\"\"\xc3\xbf\"");
+
+	/* every byte value, and every pair of them */
+	for (i = 0; i < 256; i++)
+		all[i] = (unsigned char)i;
+	mem_open(&m);
+	json_quote(m.f, (const char *)all, 256);
+	t = mem_text(&m);
+	CHECK_INT(unescape(t, back), 256);
+	CHECK(!memcmp(back, all, 256));
+	free(t);
+	for (i = 0; i < 256 * 256; i++) {
+		unsigned char two[2] = { (unsigned char)(i >> 8), (unsigned char)i };
+
+		mem_open(&m);
+		json_quote(m.f, (const char *)two, 2);
+		t = mem_text(&m);
+		n = unescape(t, back);
+		if (n != 2 || memcmp(back, two, 2)) {
+			printf("#   bytes %02x %02x came back wrong: %s\n",
+			       two[0], two[1], t);
+			unit_failed = 1;
+			free(t);
+			break;
+		}
+		free(t);
+	}
 }
 
 UNIT_TEST(quote_direct)
