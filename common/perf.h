@@ -20,6 +20,7 @@ struct perf_scope {
 	int ntids;		/* threads of the target; children inherit
 				 * only threads (inherit_thread) where the
 				 * kernel has it */
+	bool tree;		/* children (the process tree) too */
 };
 
 struct perf_counter;

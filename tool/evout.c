@@ -6,6 +6,7 @@
 #include "tool/evout.h"
 #include "common/json.h"
 #include "common/opt.h"
+#include "tool/probe_tool.h"
 #include "tool/tool.h"
 
 void evout_line(const char *comm, int pid, int cpu, uint64_t ts,

@@ -350,7 +350,7 @@ static int apply_filter(struct session *s, struct tp *tp, const char *filter)
 
 static int open_perf(struct session *s, struct tp *tp, const char *filter)
 {
-	struct perf_scope scope = { s->ntids ? s->tids : NULL, s->ntids };
+	struct perf_scope scope = { s->ntids ? s->tids : NULL, s->ntids, s->o.tree };
 
 	if (tp->mode == TP_COUNT) {
 		/* opened all at once by session_start() */
@@ -580,7 +580,7 @@ static void tracked(const struct tk_event *ev, void *arg)
 
 	if (comm_track_event(&s->comm, ev))
 		return;
-	if (s->o.pid > 0)
+	if (s->o.pid > 0 && !s->o.tree)
 		scoped(ev, s);
 	else
 		s->fn(ev, s->arg);
@@ -599,8 +599,9 @@ void session_drain_stop(struct session *s)
 
 long session_drain(struct session *s)
 {
-	tk_event_fn fn = s->track_comm ? tracked : s->o.pid > 0 ? scoped : s->fn;
-	void *arg = s->track_comm || s->o.pid > 0 ? (void *)s : s->arg;
+	bool scope = s->o.pid > 0 && !s->o.tree;
+	tk_event_fn fn = s->track_comm ? tracked : scope ? scoped : s->fn;
+	void *arg = s->track_comm || scope ? (void *)s : s->arg;
 	long n = 0, m;
 	struct tp *tp;
 
@@ -627,7 +628,7 @@ long session_drain(struct session *s)
 
 static int open_one(struct session *s, struct tp *tp)
 {
-	struct perf_scope scope = { s->ntids ? s->tids : NULL, s->ntids };
+	struct perf_scope scope = { s->ntids ? s->tids : NULL, s->ntids, s->o.tree };
 
 	if (tp->id < 0 && (tp->id = format_event_id(tp->system, tp->name)) < 0)
 		return tp->id;
@@ -643,7 +644,7 @@ static int open_one(struct session *s, struct tp *tp)
  */
 static int open_counters(struct session *s)
 {
-	struct perf_scope scope = { s->ntids ? s->tids : NULL, s->ntids };
+	struct perf_scope scope = { s->ntids ? s->tids : NULL, s->ntids, s->o.tree };
 	struct tp *tp;
 	int err = 0;
 
