@@ -18,9 +18,11 @@
 #include "common/child.h"
 #include "common/log.h"
 
-static void __attribute__((noreturn)) run_held(int fd, const char *cmd, wordexp_t *words,
-					     bool direct)
+/* In the child: wait for the release, then exec.  The words are expanded
+ * here, so that $$ is the command's own PID. */
+static void __attribute__((noreturn)) run_held(int fd, const char *cmd)
 {
+	wordexp_t words;
 	sigset_t none;
 	char c;
 
@@ -29,10 +31,10 @@ static void __attribute__((noreturn)) run_held(int fd, const char *cmd, wordexp_
 	if (read(fd, &c, 1) != 1)
 		_exit(127);
 	close(fd);
-	if (direct) {
-		execvp(words->we_wordv[0], words->we_wordv);
+	if (wordexp(cmd, &words, WRDE_NOCMD) == 0 && words.we_wordc > 0) {
+		execvp(words.we_wordv[0], words.we_wordv);
 		fprintf(stderr, "%s: cannot run '%s': %s\n", tk_prog,
-			words->we_wordv[0], strerror(errno));
+			words.we_wordv[0], strerror(errno));
 		_exit(127);
 	}
 	execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
@@ -42,22 +44,18 @@ static void __attribute__((noreturn)) run_held(int fd, const char *cmd, wordexp_
 
 int child_spawn(struct child *c, const char *cmd, char *err, size_t errlen)
 {
-	wordexp_t words;
-	bool direct;
 	int pfd[2], e;
 	pid_t pid;
 
 	*c = (struct child){ .release_fd = -1 };
-	direct = wordexp(cmd, &words, WRDE_NOCMD) == 0;
-	if (direct && words.we_wordc == 0) {
-		wordfree(&words);
-		snprintf(err, errlen, "empty command '%s'", cmd);
+	if (!cmd[strspn(cmd, " \t\n")]) {
+		snprintf(err, errlen, "empty command");
 		return -EINVAL;
 	}
 	if (pipe2(pfd, O_CLOEXEC) < 0) {
 		e = errno;
 		snprintf(err, errlen, "cannot create a pipe: %s", strerror(e));
-		goto out_words;
+		return -e;
 	}
 	fflush(NULL);
 	pid = fork();
@@ -66,23 +64,16 @@ int child_spawn(struct child *c, const char *cmd, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot fork: %s", strerror(e));
 		close(pfd[0]);
 		close(pfd[1]);
-		goto out_words;
+		return -e;
 	}
 	if (pid == 0) {
 		close(pfd[1]);
-		run_held(pfd[0], cmd, &words, direct);
+		run_held(pfd[0], cmd);
 	}
 	close(pfd[0]);
-	if (direct)
-		wordfree(&words);
 	c->pid = pid;
 	c->release_fd = pfd[1];
 	return 0;
-
-out_words:
-	if (direct)
-		wordfree(&words);
-	return -e;
 }
 
 int child_release(struct child *c)

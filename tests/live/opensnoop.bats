@@ -264,3 +264,23 @@ PY
 	[ ! -s "$ERR" ] || { show_output; false; }
 	assert_clean
 }
+
+@test "opensnoop: -c shows exactly its command's opens, and exits with its status" {
+	local other pid
+	MANIFEST=$BATS_TEST_TMPDIR/manifest WL_COMM=opener
+	other=$(mktemp -d /tmp/opensnoop-test.XXXXXX)
+	start_cmd_tool opensnoop -c "sh -c 'exec $OPENER wait-stdin $DIR >$MANIFEST'"
+	"$OPENER" "$other" >/dev/null	# traced, but not the command
+	rm -rf "$other"
+	release_cmd
+	wait_tool			# ends with the command
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+	pid=$(awk '$2 == "opener" { print $1; exit }' "$OUT")
+	[ -n "$pid" ] || { show_output; false; }
+	same_opens "$pid"
+	# one process: the shell that became the opener
+	[ "$(awk -v p="$pid" 'NR > 1 && $1 != p' "$OUT" | wc -l)" -eq 0 ] || { show_output; false; }
+	assert_clean
+	run --separate-stderr opensnoop -c "sh -c 'exit 8'"
+	[ "$status" -eq 8 ] || { echo "# $stderr"; false; }
+}
