@@ -368,6 +368,7 @@ static void print_dry_run(const struct prog *prog, bool script, long buffer_kb,
 /* The run's state: the compiled program and the VM's run (lang/run.h). */
 struct tapkit {
 	struct opts o;
+	struct utsname un;		/* what lc points into */
 	struct lex_config lc;
 	struct diag *d;
 	struct ast_script *s;
@@ -489,7 +490,6 @@ static int check(struct tool *t, int argc, char **argv, int optind)
 {
 	struct tapkit *tk = t->ctx;
 	struct opts *o = &tk->o;
-	struct utsname un;
 	int rc;
 
 	operands(t, argc, argv, optind);
@@ -501,9 +501,9 @@ static int check(struct tool *t, int argc, char **argv, int optind)
 	o->gen.maxstrlen = o->lim.maxstrlen ? o->lim.maxstrlen : FMT_MAXSTRINGLEN;
 	o->gen.maxmapentries = o->lim.maxmapentries ? o->lim.maxmapentries :
 			       MAP_MAXMAPENTRIES;
-	if (!uname(&un)) {
-		tk->lc.kernel_vr = un.release;
-		tk->lc.arch = un.machine;
+	if (!uname(&tk->un)) {
+		tk->lc.kernel_vr = tk->un.release;
+		tk->lc.arch = tk->un.machine;
 	}
 	tk->lc.argv = (const char *const *)o->argv;
 	tk->lc.argc = o->argc;

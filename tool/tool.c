@@ -114,9 +114,11 @@ static int start_command(struct tool *t, struct loop *l)
 	t->opt.pid = t->child.pid;
 	t->opt.tree = true;
 	err = loop_watch_pid(l, t->child.pid, on_command_exit, t);
-	if (err)
+	if (err < 0) {
 		pr_err("cannot watch the command: %s", strerror(-err));
-	return err;
+		return err;
+	}
+	return 0;
 }
 
 /* setup -> begin -> loop -> end -> drain -> summary; the status (the
