@@ -272,7 +272,15 @@ PY
 	start_cmd_tool opensnoop -c "sh -c 'exec $OPENER wait-stdin $DIR >$MANIFEST'"
 	"$OPENER" "$other" >/dev/null	# traced, but not the command
 	rm -rf "$other"
-	release_cmd
+	# as run_opener: the command stays until its opens are read
+	printf x >&"$WL_FD"
+	for _ in $(seq 1 200); do
+		grep -q 'missing/y$' "$MANIFEST" 2>/dev/null && break
+		sleep 0.05
+	done
+	settle 0.5
+	exec {WL_FD}>&-
+	WL_FD=
 	wait_tool			# ends with the command
 	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
 	pid=$(awk '$2 == "opener" { print $1; exit }' "$OUT")
