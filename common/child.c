@@ -105,13 +105,25 @@ bool child_reap(struct child *c, bool wait)
 
 void child_end(struct child *c)
 {
+	int i;
+
 	if (c->release_fd >= 0) {
-		close(c->release_fd);	/* never released: it exits */
+		close(c->release_fd);	/* never released: it exits at once */
 		c->release_fd = -1;
+		child_reap(c, true);
+		return;
 	}
 	if (!c->pid || child_reap(c, false))
 		return;
+	/* SIGTERM, and SIGKILL if it is still there 2 s later: the tool
+	 * must not hang on a command that ignores SIGTERM */
 	kill(c->pid, SIGTERM);
+	for (i = 0; i < 200; i++) {
+		if (child_reap(c, false))
+			return;
+		usleep(10 * 1000);
+	}
+	kill(c->pid, SIGKILL);
 	child_reap(c, true);
 }
 

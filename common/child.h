@@ -11,7 +11,8 @@
  *   child_release()  tracing is live: the child execs the command
  *   child_reap()     it exited (its pidfd, see loop_watch_pid()): its status
  *   child_end()      on every exit path: a held child exits without running
- *                    the command, a running one gets SIGTERM; then reaped
+ *                    the command, a running one gets SIGTERM (SIGKILL 2 s
+ *                    later); then reaped
  */
 #include <stdbool.h>
 #include <stddef.h>
