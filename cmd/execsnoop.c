@@ -8,7 +8,6 @@
  * escaped (common/escape.h); ARGS starts with "?" when the argv was not
  * captured at the exec.
  */
-#include <getopt.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,14 +37,16 @@ static const char usage[] =
 "Trace new processes via exec() syscalls, with their arguments.\n"
 "\n"
 "USAGE: execsnoop [-hjTxv] [-n NAME] [-l ARGLINE] [-p PPID] [-d SECS]\n"
-"                 [--max-args N]\n"
+"                 [-c CMD] [--max-args N]\n"
 "\n"
-"  -T, --time           include a time column (HH:MM:SS)\n"
-"  -x, --fails          include failed exec()s\n"
+"  -T, --timestamp      include a time column (HH:MM:SS)\n"
+"  -x, --failed         include failed exec()s\n"
 "  -n, --name NAME      only commands whose name matches this regex\n"
 "  -l, --line ARGLINE   only commands whose arguments match this regex\n"
 "  -p, --ppid PPID      only children of this parent process\n"
 "  -d, --duration SECS  trace for SECS seconds\n"
+"  -c, --command CMD    run CMD, trace only its process tree, end when it\n"
+"                       exits, with its exit status\n"
 "      --max-args N     arguments to read per exec (default 20, max 60)\n"
 "  -j, --json           JSON Lines: one object per exec\n"
 "  -v, --verbose        say how arguments are read (kprobe, uprobe, procfs)\n"
@@ -69,22 +70,16 @@ static const char usage[] =
 "  execsnoop -n main    # only commands whose name contains \"main\"\n"
 "  execsnoop -l tpkg    # only commands whose arguments contain \"tpkg\"\n"
 "  execsnoop -p 1234    # only children of PID 1234\n"
+"  execsnoop -c 'make -j2'  # the execs of one build\n"
 "  execsnoop -j         # JSON Lines\n";
 
 enum { OPT_MAX_ARGS = 256 };
 
-static const struct option longopts[] = {
-	{ "time", no_argument, NULL, 'T' },
-	{ "fails", no_argument, NULL, 'x' },
-	{ "name", required_argument, NULL, 'n' },
-	{ "line", required_argument, NULL, 'l' },
-	{ "ppid", required_argument, NULL, 'p' },
-	{ "duration", required_argument, NULL, 'd' },
-	{ "max-args", required_argument, NULL, OPT_MAX_ARGS },
-	{ "json", no_argument, NULL, 'j' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+static const struct tool_option options[] = {
+	{ 'l', "line", required_argument, NULL },
+	{ 'p', "ppid", required_argument, NULL },
+	{ OPT_MAX_ARGS, "max-args", required_argument, NULL },
+	{ 0 },
 };
 
 static void compile_re(regex_t *re, const char *opt, const char *pat)
@@ -98,31 +93,33 @@ static void compile_re(regex_t *re, const char *opt, const char *pat)
 	}
 }
 
-static void parse_args(int argc, char **argv, struct opts *o)
+static void option(struct tool *t, int key, const char *arg)
 {
-	int c;
+	struct opts *o = t->ctx;	/* the first member of struct execsnoop */
 
-	opterr = 0;
-	o->max_args = 20;
-	while ((c = getopt_long(argc, argv, ":Txn:l:p:d:jvh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'T': o->time = true; break;
-		case 'x': o->failed = true; break;
-		case 'n': o->name = optarg; compile_re(&o->name_re, "-n", optarg); break;
-		case 'l': o->line = optarg; compile_re(&o->line_re, "-l", optarg); break;
-		case 'p': o->ppid = opt_num("-p", optarg, 1, 1 << 30); break;
-		case 'd': o->duration = opt_num("-d", optarg, 1, 86400L * 365); break;
-		case OPT_MAX_ARGS:
-			o->max_args = opt_num("--max-args", optarg, 1, MAX_ARGS_LIMIT);
-			break;
-		case 'j': o->json = true; break;
-		case 'v': tk_verbose++; break;
-		case 'h': fputs(usage, stdout); exit(TK_EXIT_OK);
-		default: usage_bad_option(argv, c);
-		}
+	switch (key) {
+	case 'l': o->line = arg; compile_re(&o->line_re, "-l", arg); break;
+	case 'p': o->ppid = opt_num("-p", arg, 1, 1 << 30); break;
+	case OPT_MAX_ARGS:
+		o->max_args = opt_num("--max-args", arg, 1, MAX_ARGS_LIMIT);
+		break;
 	}
+}
+
+static int check(struct tool *t, int argc, char **argv, int optind)
+{
+	struct opts *o = t->ctx;
+
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
+	o->time = t->opt.timestamp;
+	o->failed = t->opt.failed;
+	o->json = t->opt.json;
+	o->duration = t->opt.duration;
+	o->name = t->opt.name;
+	if (o->name)
+		compile_re(&o->name_re, "-n", o->name);
+	return 0;
 }
 
 struct execsnoop {
@@ -209,6 +206,7 @@ static int setup(struct tool *t, struct loop *l)
 	struct execsnoop *es = t->ctx;
 	struct session_opts so = {
 		.ordered = true, .wakeup_percent = 0, .batch_end = tool_flush_batch,
+		.pid = t->opt.pid, .tree = t->opt.tree,
 	};
 	struct execargs_opts eo = { .max_args = es->o.max_args, .failed = es->o.failed };
 	char err[512];
@@ -260,9 +258,15 @@ static void teardown(struct tool *t)
 
 int main(int argc, char **argv)
 {
-	struct execsnoop es = { 0 };
+	struct execsnoop es = { .o.max_args = 20 };
 	struct tool t = {
 		.ctx = &es,
+		.usage = usage,
+		.shared = TOPT_TIMESTAMP | TOPT_FAILED | TOPT_NAME | TOPT_DURATION |
+			  TOPT_JSON | TOPT_VERBOSE | TOPT_COMMAND,
+		.options = options,
+		.option = option,
+		.check = check,
 		.setup = setup,
 		.drain = drain,
 		.summary = session_tool_summary,
@@ -271,8 +275,5 @@ int main(int argc, char **argv)
 	};
 
 	log_init(argv[0]);
-	parse_args(argc, argv, &es.o);
-	t.json = es.o.json;
-	t.duration = es.o.duration;
-	return tool_run(&t);
+	return tool_run(&t, argc, argv);
 }

@@ -8,7 +8,6 @@
  * where it has them, else raised in the -p process (common/usema.c).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,10 +35,13 @@ static const char usage[] =
 "Count functions, tracepoints and USDT probes (bcc's funccount).\n"
 "\n"
 "USAGE: funccount [-hjTv] [-p PID] [-i SECS] [-d SECS] PATTERN\n"
+"       funccount [-hjTv] [-i SECS] [-d SECS] -c CMD PATTERN\n"
 "\n"
 "  -p, --pid PID        count only in this process (ends when it does)\n"
 "  -i, --interval SECS  print and reset the counts every SECS seconds\n"
 "  -d, --duration SECS  count for SECS seconds, then print and exit\n"
+"  -c, --command CMD    run CMD, count only in its process tree, print the\n"
+"                       counts when it exits (exit status 0)\n"
 "  -T, --timestamp      print a timestamp with each summary\n"
 "  -j, --json           JSON Lines: one object per summary\n"
 "  -v, --verbose        say the mechanism and attach time, list the events\n"
@@ -62,37 +64,27 @@ static const char usage[] =
 "  funccount -p 185 'c:str*'        # libc's str* functions in PID 185\n"
 "  funccount ./test:'read*'         # read* in the ./test binary\n"
 "  funccount -p 185 'u::gc*'        # USDT probes gc* of PID 185\n"
-"  funccount -j -d 10 'c:mem*'      # one JSON summary after 10 s\n";
+"  funccount -j -d 10 'c:mem*'      # one JSON summary after 10 s\n"
+"  funccount -c 'ls /' 'c:str*'     # libc's str* functions in one command\n";
 
-static const struct option longopts[] = {
-	{ "pid", required_argument, NULL, 'p' },
-	{ "interval", required_argument, NULL, 'i' },
-	{ "duration", required_argument, NULL, 'd' },
-	{ "timestamp", no_argument, NULL, 'T' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+static const struct tool_option options[] = {
+	{ 'i', "interval", required_argument, NULL },
+	{ 0 },
 };
 
-static void parse_args(int argc, char **argv, struct opts *o)
+static void option(struct tool *t, int key, const char *arg)
 {
-	char err[512];
-	int c;
+	struct opts *o = t->ctx;	/* the first member of struct funccount */
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:i:d:Tjvh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'p': o->pid = opt_num("-p", optarg, 1, 1 << 30); break;
-		case 'i': o->interval = opt_num("-i", optarg, 1, 86400L * 365); break;
-		case 'd': o->duration = opt_num("-d", optarg, 1, 86400L * 365); break;
-		case 'T': o->timestamp = true; break;
-		case 'j': o->json = true; break;
-		case 'v': tk_verbose++; break;
-		case 'h': fputs(usage, stdout); exit(TK_EXIT_OK);
-		default: usage_bad_option(argv, c);
-		}
-	}
+	if (key == 'i')
+		o->interval = opt_num("-i", arg, 1, 86400L * 365);
+}
+
+static int check(struct tool *t, int argc, char **argv, int optind)
+{
+	struct opts *o = t->ctx;
+	char err[512];
+
 	if (optind >= argc)
 		usage_error("no pattern given (e.g. 'vfs_*', c:malloc, t:sched:sched_fork)");
 	o->pattern = argv[optind++];
@@ -100,6 +92,17 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		usage_error("%s", err);
 	if (optind < argc)
 		usage_error("unexpected argument '%s' (one pattern only)", argv[optind]);
+	o->pid = t->opt.pid;	/* -c's command is not running yet: 0 */
+	o->json = t->opt.json;
+	o->timestamp = t->opt.timestamp;
+	o->duration = t->opt.duration;
+	t->interval_secs = o->interval;
+	/* -i with -d: as many intervals as fit, the last one the end (bcc) */
+	if (o->interval && o->duration) {
+		t->count = (o->duration + o->interval - 1) / o->interval;
+		t->opt.duration = 0;
+	}
+	return 0;
 }
 
 /* The sites of one name, summed. */
@@ -280,7 +283,7 @@ static void report_setup(struct funccount *fc)
 static int setup(struct tool *t, struct loop *l)
 {
 	struct funccount *fc = t->ctx;
-	struct session_opts so = { .pid = fc->o.pid };
+	struct session_opts so = { .pid = t->opt.pid, .tree = t->opt.tree };
 	struct probeset_opts po = { .pid = fc->o.pid, .mode = TP_COUNT };
 	char err[512];
 
@@ -333,21 +336,19 @@ int main(int argc, char **argv)
 	struct funccount fc = { 0 };
 	struct tool t = {
 		.ctx = &fc,
+		.usage = usage,
+		.shared = TOPT_PID | TOPT_DURATION | TOPT_TIMESTAMP | TOPT_JSON |
+			  TOPT_VERBOSE | TOPT_COMMAND,
+		.options = options,
+		.option = option,
+		.check = check,
 		.setup = setup,
 		.interval = on_interval,
 		.summary = on_summary,
 		.teardown = teardown,
+		.summarises = true,
 	};
 
 	log_init(argv[0]);
-	parse_args(argc, argv, &fc.o);
-	t.interval_secs = fc.o.interval;
-	t.duration = fc.o.duration;
-	/* -i with -d: as many intervals as fit, the last one the end (bcc) */
-	if (fc.o.interval && fc.o.duration) {
-		t.count = (fc.o.duration + fc.o.interval - 1) / fc.o.interval;
-		t.duration = 0;
-	}
-	t.target = fc.o.pid;
-	return tool_run(&t);
+	return tool_run(&t, argc, argv);
 }

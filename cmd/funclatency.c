@@ -10,7 +10,6 @@
  * (the call began before tracing did) is ignored, and a thread's stack goes
  * when sched_process_exit says the thread is gone.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,11 +39,14 @@ static const char usage[] =
 "Time functions and print their latency as a histogram.\n"
 "\n"
 "USAGE: funclatency [-hjTmuvF] [-p PID] [-i SECS] [-d SECS] [-b KB] PATTERN\n"
+"       funclatency [-hjTmuvF] [-i SECS] [-d SECS] [-b KB] -c CMD PATTERN\n"
 "\n"
 "  -p, --pid PID          only this process (ends when it does); LIB\n"
 "                         is looked up in its mappings first\n"
 "  -i, --interval SECS    print a summary every SECS seconds\n"
 "  -d, --duration SECS    trace for SECS seconds, then print and exit\n"
+"  -c, --command CMD      run CMD, time only its process tree, print the\n"
+"                         histogram when it exits (exit status 0)\n"
 "  -T, --timestamp        print the time before each summary\n"
 "  -u, --microseconds     histogram in microseconds (default nanoseconds)\n"
 "  -m, --milliseconds     histogram in milliseconds\n"
@@ -68,44 +70,35 @@ static const char usage[] =
 "  funclatency 'vfs_fstat*'      # time both vfs_fstat() and vfs_fstatat()\n"
 "  funclatency 'c:*printf'       # time the *printf family of functions\n"
 "  funclatency -F 'vfs_r*'       # show one histogram per matched function\n"
-"  funclatency -j -d 5 c:malloc  # one JSON summary after 5 seconds\n";
+"  funclatency -j -d 5 c:malloc  # one JSON summary after 5 seconds\n"
+"  funclatency -c 'ls /' c:malloc  # time malloc() in one command\n";
 
-static const struct option longopts[] = {
-	{ "pid", required_argument, NULL, 'p' },
-	{ "interval", required_argument, NULL, 'i' },
-	{ "duration", required_argument, NULL, 'd' },
-	{ "timestamp", no_argument, NULL, 'T' },
-	{ "microseconds", no_argument, NULL, 'u' },
-	{ "milliseconds", no_argument, NULL, 'm' },
-	{ "function", no_argument, NULL, 'F' },
-	{ "buffer-kb", required_argument, NULL, 'b' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+static const struct tool_option options[] = {
+	{ 'i', "interval", required_argument, NULL },
+	{ 'u', "microseconds", no_argument, NULL },
+	{ 'm', "milliseconds", no_argument, NULL },
+	{ 'F', "function", no_argument, NULL },
+	{ 'b', "buffer-kb", required_argument, NULL },
+	{ 0 },
 };
 
-static void parse_args(int argc, char **argv, struct opts *o)
+static void option(struct tool *t, int key, const char *arg)
 {
-	int c;
+	struct opts *o = t->ctx;	/* the first member of struct funclat */
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:i:d:TumFb:jvh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'p': o->pid = opt_num("-p", optarg, 1, 1 << 30); break;
-		case 'i': o->interval = opt_num("-i", optarg, 1, 86400L * 365); break;
-		case 'd': o->duration = opt_num("-d", optarg, 1, 86400L * 365); break;
-		case 'T': o->timestamp = true; break;
-		case 'u': o->usecs = true; break;
-		case 'm': o->msecs = true; break;
-		case 'F': o->per_func = true; break;
-		case 'b': o->buffer_kb = opt_num("-b", optarg, 4, 1 << 22); break;
-		case 'j': o->json = true; break;
-		case 'v': tk_verbose++; break;
-		case 'h': fputs(usage, stdout); exit(TK_EXIT_OK);
-		default: usage_bad_option(argv, c);
-		}
+	switch (key) {
+	case 'i': o->interval = opt_num("-i", arg, 1, 86400L * 365); break;
+	case 'u': o->usecs = true; break;
+	case 'm': o->msecs = true; break;
+	case 'F': o->per_func = true; break;
+	case 'b': o->buffer_kb = opt_num("-b", arg, 4, 1 << 22); break;
 	}
+}
+
+static int check(struct tool *t, int argc, char **argv, int optind)
+{
+	struct opts *o = t->ctx;
+
 	if (o->usecs && o->msecs)
 		usage_error("-u and -m cannot be used together");
 	if (optind >= argc)
@@ -118,6 +111,12 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	if (!strncmp(o->pattern, "t:", 2) || !strncmp(o->pattern, "u:", 2))
 		usage_error("'%s': tracepoints (t:) and USDT probes (u:) have no return to time",
 			    o->pattern);
+	o->pid = t->opt.pid;	/* -c's command is not running yet: 0 */
+	o->json = t->opt.json;
+	o->timestamp = t->opt.timestamp;
+	o->duration = t->opt.duration;
+	t->interval_secs = o->interval;
+	return 0;
 }
 
 /* What a record's event id stands for. */
@@ -390,7 +389,7 @@ static int setup(struct tool *t, struct loop *l)
 {
 	struct funclat *fl = t->ctx;
 	struct session_opts so = {
-		.ordered = true, .pid = fl->o.pid,
+		.ordered = true, .pid = t->opt.pid, .tree = t->opt.tree,
 		.buffer_kb = (unsigned long)fl->o.buffer_kb,
 	};
 	struct probeset_opts po = {
@@ -399,6 +398,8 @@ static int setup(struct tool *t, struct loop *l)
 	struct tp *exit_tp;
 	char err[512];
 
+	fl->div = fl->o.msecs ? 1000000 : fl->o.usecs ? 1000 : 1;
+	fl->unit = fl->o.msecs ? "msecs" : fl->o.usecs ? "usecs" : "nsecs";
 	fl->s = session_new(&so);
 	if (session_open(fl->s) < 0) {
 		pr_err("%s", session_error(fl->s));
@@ -451,21 +452,21 @@ int main(int argc, char **argv)
 	struct funclat fl = { 0 };
 	struct tool t = {
 		.ctx = &fl,
+		.usage = usage,
+		.shared = TOPT_PID | TOPT_DURATION | TOPT_TIMESTAMP | TOPT_JSON |
+			  TOPT_VERBOSE | TOPT_COMMAND,
+		.options = options,
+		.option = option,
+		.check = check,
 		.setup = setup,
 		.drain = session_tool_drain,
 		.interval = print_summary,
 		.summary = print_final,
 		.teardown = teardown,
+		.summarises = true,
 		.session = &fl.s,
 	};
 
 	log_init(argv[0]);
-	parse_args(argc, argv, &fl.o);
-	fl.div = fl.o.msecs ? 1000000 : fl.o.usecs ? 1000 : 1;
-	fl.unit = fl.o.msecs ? "msecs" : fl.o.usecs ? "usecs" : "nsecs";
-	t.json = fl.o.json;
-	t.duration = fl.o.duration;
-	t.interval_secs = fl.o.interval;
-	t.target = fl.o.pid;
-	return tool_run(&t);
+	return tool_run(&t, argc, argv);
 }

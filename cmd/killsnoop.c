@@ -7,7 +7,6 @@
  * filters on the entry events (sig, comm), so unwanted calls are never
  * recorded.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +33,7 @@ struct opts {
 static const char usage[] =
 "Trace signals issued by the kill(), tkill() and tgkill() syscalls.\n"
 "\n"
-"USAGE: killsnoop [-hjTxv] [-s SIG] [-p PID] [-n NAME] [-d SECS]\n"
+"USAGE: killsnoop [-hjTxv] [-s SIG] [-p PID] [-n NAME] [-d SECS] [-c CMD]\n"
 "\n"
 "  -s, --signal SIG     only this signal (9, KILL or SIGKILL)\n"
 "  -p, --pid PID        only signals sent by this process\n"
@@ -42,6 +41,8 @@ static const char usage[] =
 "  -x, --failed         only failed calls\n"
 "  -T, --timestamp      TIME(s) column: seconds since tracing began\n"
 "  -d, --duration SECS  trace for SECS seconds\n"
+"  -c, --command CMD    run CMD, trace only signals its process tree sends,\n"
+"                       end when it exits, with its exit status\n"
 "  -j, --json           JSON Lines: one object per signal\n"
 "  -v, --verbose        say which events and filters are used\n"
 "  -h, --help           this help\n"
@@ -54,48 +55,38 @@ static const char usage[] =
 "  killsnoop -n bash    # only signals sent by processes named bash\n"
 "  killsnoop -j         # JSON Lines\n";
 
-static const struct option longopts[] = {
-	{ "signal", required_argument, NULL, 's' },
-	{ "pid", required_argument, NULL, 'p' },
-	{ "name", required_argument, NULL, 'n' },
-	{ "failed", no_argument, NULL, 'x' },
-	{ "timestamp", no_argument, NULL, 'T' },
-	{ "duration", required_argument, NULL, 'd' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+static const struct tool_option options[] = {
+	{ 's', "signal", required_argument, NULL },
+	{ 0 },
 };
 
-static void parse_args(int argc, char **argv, struct opts *o)
+static void option(struct tool *t, int key, const char *arg)
 {
-	int c;
+	struct opts *o = t->ctx;	/* the first member of struct killsnoop */
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:p:n:xTd:jvh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			o->sig = opt_signal(optarg);
-			if (o->sig < 0)
-				usage_error("unknown signal '%s'", optarg);
-			break;
-		case 'p': o->pid = opt_num("-p", optarg, 1, 1 << 30); break;
-		case 'n':
-			if (!*optarg || strlen(optarg) > 15 || strpbrk(optarg, "\"\\\n"))
-				usage_error("invalid process name '%s' (1 to 15 characters)", optarg);
-			o->name = optarg;
-			break;
-		case 'x': o->failed = true; break;
-		case 'T': o->seconds = true; break;
-		case 'd': o->duration = opt_num("-d", optarg, 1, 86400L * 365); break;
-		case 'j': o->json = true; break;
-		case 'v': tk_verbose++; break;
-		case 'h': fputs(usage, stdout); exit(TK_EXIT_OK);
-		default: usage_bad_option(argv, c);
-		}
+	if (key == 's') {
+		o->sig = opt_signal(arg);
+		if (o->sig < 0)
+			usage_error("unknown signal '%s'", arg);
 	}
+}
+
+static int check(struct tool *t, int argc, char **argv, int optind)
+{
+	struct opts *o = t->ctx;
+	const char *name = t->opt.name;
+
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
+	if (name && (!*name || strlen(name) > 15 || strpbrk(name, "\"\\\n")))
+		usage_error("invalid process name '%s' (1 to 15 characters)", name);
+	o->name = name;
+	o->seconds = t->opt.timestamp;
+	o->failed = t->opt.failed;
+	o->json = t->opt.json;
+	o->duration = t->opt.duration;
+	o->pid = t->opt.pid;
+	return 0;
 }
 
 /* One of kill, tkill, tgkill: entry and exit events and their fields. */
@@ -216,7 +207,8 @@ static int setup(struct tool *t, struct loop *l)
 {
 	struct killsnoop *ks = t->ctx;
 	struct session_opts so = {
-		.ordered = true, .pid = ks->o.pid, .batch_end = tool_flush_batch,
+		.ordered = true, .pid = t->opt.pid, .tree = t->opt.tree,
+		.batch_end = tool_flush_batch,
 	};
 	char filter[128] = "";
 	int len = 0;
@@ -255,6 +247,12 @@ int main(int argc, char **argv)
 	struct killsnoop ks = { 0 };
 	struct tool t = {
 		.ctx = &ks,
+		.usage = usage,
+		.shared = TOPT_PID | TOPT_NAME | TOPT_FAILED | TOPT_TIMESTAMP |
+			  TOPT_DURATION | TOPT_JSON | TOPT_VERBOSE | TOPT_COMMAND,
+		.options = options,
+		.option = option,
+		.check = check,
 		.setup = setup,
 		.drain = session_tool_drain,
 		.summary = session_tool_summary,
@@ -263,9 +261,5 @@ int main(int argc, char **argv)
 	};
 
 	log_init(argv[0]);
-	parse_args(argc, argv, &ks.o);
-	t.json = ks.o.json;
-	t.duration = ks.o.duration;
-	t.target = ks.o.pid;
-	return tool_run(&t);
+	return tool_run(&t, argc, argv);
 }

@@ -9,7 +9,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,13 +33,15 @@ struct opts {
 static const char usage[] =
 "Trace a kernel function's entry or return (a kprobe definition).\n"
 "\n"
-"USAGE: kprobe [-FhHsvj] [-d SECS] [-p PID] [-t TID] [-b KB]\n"
+"USAGE: kprobe [-FhHsvj] [-d SECS] [-p PID] [-t TID] [-b KB] [-c CMD]\n"
 "              'p|r:[NAME ]FUNC[+OFF] [ARGS]' [filter]\n"
 "\n"
 "  -F, --force          define the probe without checking FUNC first\n"
 "  -d, --duration SECS  trace for SECS seconds\n"
 "  -p, --pid PID        only this process (ends when it does)\n"
 "  -t, --tid TID        only this thread (-L as in perf-tools)\n"
+"  -c, --command CMD    run CMD, trace only its process tree, end when it\n"
+"                       exits, with its exit status\n"
 "  -H, --headers        print column headers\n"
 "  -s, --stacks         print the kernel stack of each hit\n"
 "  -v, --verbose        print the event's format (its fields) and exit\n"
@@ -65,11 +66,10 @@ static const char usage[] =
 "  kprobe -p 1182 p:vfs_read          # only process 1182\n"
 "  kprobe -v 'p:vfs_read file count'  # show the fields\n";
 
-static const struct option longopts[] = {
-	OPT_TRACE_LONG,
-	{ "force", no_argument, NULL, 'F' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+static const struct tool_option options[] = {
+	TRACE_OPTIONS,
+	{ 'F', "force", no_argument, NULL },
+	{ 0 },
 };
 
 /* Does kallsyms have @name (a function, or not one we may probe)?  True
@@ -193,33 +193,41 @@ static char *resolve_args(struct opts *o, const char *func)
 	return out;
 }
 
-static void parse_args(int argc, char **argv, struct opts *o)
+static void option(struct tool *t, int key, const char *arg)
 {
-	char err[512];
-	int c;
+	struct opts *o = ((struct probe_tool *)t->ctx)->ctx;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":" OPT_TRACE_SHORT "Fh", longopts, NULL)) != -1) {
-		if (opt_trace(c, optarg, &o->t))
-			continue;
-		switch (c) {
-		case 'F': o->force = true; break;
-		case 'h': fputs(usage, stdout); exit(TK_EXIT_OK);
-		default: usage_bad_option(argv, c);
-		}
-	}
-	opt_trace_done(&o->t);
-	opt_trace_def(argc, argv, optind, &o->t,
-		      "no kprobe definition given (p:FUNC or r:FUNC)", &o->def, &o->filter);
+	if (key == 'F')
+		o->force = true;
+	else
+		trace_option(t, &o->t, key, arg);
+}
+
+static int check_func(struct opts *o);
+
+static int check(struct tool *t, int argc, char **argv, int optind)
+{
+	struct probe_tool *pt = t->ctx;
+	struct opts *o = pt->ctx;
+	char err[512];
+
+	trace_opts_sync(&o->t, t);
+	trace_opts_def(argc, argv, optind, &o->t,
+		       "no kprobe definition given (p:FUNC or r:FUNC)", &o->def, &o->filter);
 	if (probedef_parse(o->def, second_is_func, o, &o->pd, err, sizeof(err)) < 0)
 		usage_error("%s", err);
 	if (strpbrk(o->pd.probe, "*?["))
 		usage_error("one function, not a pattern: '%s'", o->pd.probe);
+	probe_tool_check(t);
+	if (check_func(o) < 0)
+		return -1;
+	pt->ret = o->pd.ret;
+	return 0;
 }
 
 /* What needs no kernel support: FUNC exists and may be probed, the
  * parameter names are known.  -1 after saying why. */
-static int check(struct opts *o)
+static int check_func(struct opts *o)
 {
 	const char *func = o->pd.probe;
 	char err[512];
@@ -254,14 +262,15 @@ int main(int argc, char **argv)
 		.tool = "kprobe", .t = &o.t, .kernel = true, .define = define,
 		.ctx = &o,
 	};
+	struct tool t = {
+		.usage = usage, .options = options, .option = option,
+		.check = check,
+	};
 	int rc;
 
 	log_init(argv[0]);
-	parse_args(argc, argv, &o);
-	if (check(&o) < 0)
-		return TK_EXIT_RUNTIME;
-	pt.ret = o.pd.ret;
-	rc = probe_tool_run(&pt);
+	probe_tool_init(&pt, &t);
+	rc = tool_run(&t, argc, argv);
 	free(o.args);
 	return rc;
 }

@@ -7,7 +7,6 @@
  * A path not captured at the call is marked (FIELDS in the usage), and
  * every text column is escaped (common/escape.h).
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +33,7 @@ struct opts {
 static const char usage[] =
 "Trace open() family syscalls, with the path, file descriptor and error.\n"
 "\n"
-"USAGE: opensnoop [-hjTUxv] [-p PID] [-t TID] [-n NAME] [-d SECS]\n"
+"USAGE: opensnoop [-hjTUxv] [-p PID] [-t TID] [-n NAME] [-d SECS] [-c CMD]\n"
 "\n"
 "  -T, --timestamp      TIME(s) column: seconds since tracing began\n"
 "  -U, --print-uid      UID column\n"
@@ -43,6 +42,8 @@ static const char usage[] =
 "  -t, --tid TID        only this thread (a TID column instead of PID)\n"
 "  -n, --name NAME      only processes whose name contains NAME\n"
 "  -d, --duration SECS  trace for SECS seconds\n"
+"  -c, --command CMD    run CMD, trace only its process tree, end when it\n"
+"                       exits, with its exit status\n"
 "  -j, --json           JSON Lines: one object per open\n"
 "  -v, --verbose        say how paths are read (kprobes or uprobes)\n"
 "  -h, --help           this help\n"
@@ -70,50 +71,39 @@ static const char usage[] =
 "  opensnoop -t 123     # only thread 123\n"
 "  opensnoop -n main    # only processes whose name contains \"main\"\n"
 "  opensnoop -d 10      # trace for 10 seconds\n"
+"  opensnoop -c 'ls /'  # the opens of one command\n"
 "  opensnoop -j | jq .  # JSON Lines\n";
 
-static const struct option longopts[] = {
-	{ "timestamp", no_argument, NULL, 'T' },
-	{ "print-uid", no_argument, NULL, 'U' },
-	{ "failed", no_argument, NULL, 'x' },
-	{ "pid", required_argument, NULL, 'p' },
-	{ "tid", required_argument, NULL, 't' },
-	{ "name", required_argument, NULL, 'n' },
-	{ "duration", required_argument, NULL, 'd' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+static const struct tool_option options[] = {
+	{ 'U', "print-uid", no_argument, NULL },
+	{ 0 },
 };
 
-static void parse_args(int argc, char **argv, struct opts *o)
+static void option(struct tool *t, int key, const char *arg)
 {
-	int c;
+	struct opts *o = t->ctx;	/* the first member of struct opensnoop */
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":TUxp:t:n:d:jvh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'T': o->seconds = true; break;
-		case 'U': o->uid = true; break;
-		case 'x': o->failed = true; break;
-		case 'p': o->pid = opt_num("-p", optarg, 1, 1 << 30); break;
-		case 't': o->tid = opt_num("-t", optarg, 1, 1 << 30); break;
-		case 'n':
-			if (!*optarg || strlen(optarg) > 15 || strpbrk(optarg, "\"\\\n"))
-				usage_error("invalid process name '%s' (1 to 15 characters)", optarg);
-			o->name = optarg;
-			break;
-		case 'd': o->duration = opt_num("-d", optarg, 1, 86400L * 365); break;
-		case 'j': o->json = true; break;
-		case 'v': tk_verbose++; break;
-		case 'h': fputs(usage, stdout); exit(TK_EXIT_OK);
-		default: usage_bad_option(argv, c);
-		}
-	}
+	if (key == 'U')
+		o->uid = true;
+}
+
+static int check(struct tool *t, int argc, char **argv, int optind)
+{
+	struct opts *o = t->ctx;
+	const char *name = t->opt.name;
+
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
-	if (o->pid && o->tid)
-		usage_error("-p and -t cannot be used together");
+	if (name && (!*name || strlen(name) > 15 || strpbrk(name, "\"\\\n")))
+		usage_error("invalid process name '%s' (1 to 15 characters)", name);
+	o->name = name;
+	o->seconds = t->opt.timestamp;
+	o->failed = t->opt.failed;
+	o->json = t->opt.json;
+	o->duration = t->opt.duration;
+	o->pid = t->opt.pid;
+	o->tid = t->opt.tid;
+	return 0;
 }
 
 struct opensnoop {
@@ -235,11 +225,13 @@ static int setup(struct tool *t, struct loop *l)
 {
 	struct opensnoop *os = t->ctx;
 	struct session_opts so = {
-		.ordered = true, .pid = os->o.pid, .tid = os->o.tid,
-		.batch_end = tool_flush_batch,
+		.ordered = true, .pid = t->opt.pid, .tid = t->opt.tid,
+		.tree = t->opt.tree, .batch_end = tool_flush_batch,
 	};
 	struct opens_opts oo = {
-		.pid = os->o.pid ? os->o.pid : os->o.tid, .failed = os->o.failed,
+		/* -c's command is not running yet: the system's C library */
+		.pid = t->opt.tree ? 0 : t->opt.pid ? t->opt.pid : t->opt.tid,
+		.failed = os->o.failed,
 		.comm = os->o.name,
 	};
 	char err[512];
@@ -290,6 +282,13 @@ int main(int argc, char **argv)
 	struct opensnoop os = { 0 };
 	struct tool t = {
 		.ctx = &os,
+		.usage = usage,
+		.shared = TOPT_TIMESTAMP | TOPT_FAILED | TOPT_PID | TOPT_TID |
+			  TOPT_NAME | TOPT_DURATION | TOPT_JSON | TOPT_VERBOSE |
+			  TOPT_COMMAND,
+		.options = options,
+		.option = option,
+		.check = check,
 		.setup = setup,
 		.drain = session_tool_drain,
 		.summary = session_tool_summary,
@@ -298,9 +297,5 @@ int main(int argc, char **argv)
 	};
 
 	log_init(argv[0]);
-	parse_args(argc, argv, &os.o);
-	t.json = os.o.json;
-	t.duration = os.o.duration;
-	t.target = os.o.pid ? os.o.pid : os.o.tid;
-	return tool_run(&t);
+	return tool_run(&t, argc, argv);
 }

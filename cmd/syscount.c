@@ -8,7 +8,6 @@
  * from our instance's ring and aggregated here.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,16 +39,18 @@ static const char usage[] =
 "Count system calls, by syscall or by process, optionally with latency.\n"
 "\n"
 "USAGE: syscount [-hjPxLmlv] [-p PID] [-t TOP] [-d SECS] [-e ERRNO]\n"
-"                [-b KB] [interval [count]]\n"
+"                [-c CMD] [-b KB] [interval [count]]\n"
 "\n"
 "  -p, --pid PID        only this process (all its threads)\n"
 "  -t, --top TOP        print only the top TOP rows (default 10; -T too)\n"
 "  -P, --process        count by process instead of by syscall\n"
-"  -x, --failures       count only failed calls\n"
+"  -x, --failed         count only failed calls\n"
 "  -e, --errno ERRNO    count only calls failing with ERRNO (EPERM or 1)\n"
 "  -L, --latency        add total and average time spent in each\n"
 "  -m, --milliseconds   latency in milliseconds (default microseconds)\n"
 "  -d, --duration SECS  trace for SECS seconds, then print and exit\n"
+"  -c, --command CMD    run CMD, count only its process tree's calls, print\n"
+"                       the summary when it exits (exit status 0)\n"
 "  -i, --interval SECS  print every SECS seconds (as the interval operand)\n"
 "  -b, --buffer-kb KB   per-CPU ring size for -P/-L (default: the kernel's)\n"
 "  -l, --list           list the syscalls this kernel can count, and exit\n"
@@ -63,62 +64,64 @@ static const char usage[] =
 "  syscount -L -d 5      # counts and latency for 5 seconds\n"
 "  syscount -x -p 1234   # failed syscalls of PID 1234\n"
 "  syscount -e ENOENT    # calls that failed with ENOENT\n"
+"  syscount -c 'ls /'    # the calls of one command\n"
 "  syscount 1 10         # print every second, ten times\n"
 "  syscount -j -d 1      # one JSON summary after a second\n";
 
-static const struct option longopts[] = {
-	{ "pid", required_argument, NULL, 'p' },
-	{ "top", required_argument, NULL, 't' },
-	{ "process", no_argument, NULL, 'P' },
-	{ "failures", no_argument, NULL, 'x' },
-	{ "errno", required_argument, NULL, 'e' },
-	{ "latency", no_argument, NULL, 'L' },
-	{ "milliseconds", no_argument, NULL, 'm' },
-	{ "duration", required_argument, NULL, 'd' },
-	{ "interval", required_argument, NULL, 'i' },
-	{ "buffer-kb", required_argument, NULL, 'b' },
-	{ "list", no_argument, NULL, 'l' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+static const struct tool_option options[] = {
+	{ 't', "top", required_argument, NULL },
+	{ 'T', NULL, required_argument, NULL },
+	{ 'P', "process", no_argument, NULL },
+	{ 'e', "errno", required_argument, NULL },
+	{ 'L', "latency", no_argument, NULL },
+	{ 'm', "milliseconds", no_argument, NULL },
+	{ 'i', "interval", required_argument, NULL },
+	{ 'b', "buffer-kb", required_argument, NULL },
+	{ 'l', "list", no_argument, NULL },
+	{ 0 },
 };
 
-static void parse_args(int argc, char **argv, struct opts *o)
-{
-	long interval = 0;
-	int c;
+static int list_syscalls(struct tool *t);
 
-	o->top = 10;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:t:T:Pxe:Lmd:i:b:ljvh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'p': o->pid = opt_num("-p", optarg, 1, 1 << 30); break;
-		case 't': case 'T': o->top = opt_num("-t", optarg, 1, 1 << 30); break;
-		case 'P': o->process = true; break;
-		case 'x': o->failures = true; break;
-		case 'e':
-			o->err = opt_errno(optarg);
-			if (o->err < 0)
-				usage_error("unknown errno '%s'", optarg);
-			break;
-		case 'L': o->latency = true; break;
-		case 'm': o->millis = true; break;
-		case 'd': o->duration = opt_num("-d", optarg, 1, 86400L * 365); break;
-		case 'i': interval = opt_num("-i", optarg, 1, 86400L * 365); break;
-		case 'b': o->buffer_kb = opt_num("-b", optarg, 4, 1 << 22); break;
-		case 'l': o->list = true; break;
-		case 'j': o->json = true; break;
-		case 'v': tk_verbose++; break;
-		case 'h': fputs(usage, stdout); exit(TK_EXIT_OK);
-		default: usage_bad_option(argv, c);
-		}
+/* -i SECS, kept apart from the interval operand until check() */
+static long interval_opt;
+
+static void option(struct tool *t, int key, const char *arg)
+{
+	struct opts *o = t->ctx;	/* the first member of struct syscount */
+
+	switch (key) {
+	case 't': case 'T': o->top = opt_num("-t", arg, 1, 1 << 30); break;
+	case 'P': o->process = true; break;
+	case 'e':
+		o->err = opt_errno(arg);
+		if (o->err < 0)
+			usage_error("unknown errno '%s'", arg);
+		break;
+	case 'L': o->latency = true; break;
+	case 'm': o->millis = true; break;
+	case 'i': interval_opt = opt_num("-i", arg, 1, 86400L * 365); break;
+	case 'b': o->buffer_kb = opt_num("-b", arg, 4, 1 << 22); break;
+	case 'l': o->list = true; t->list = list_syscalls; break;
 	}
+}
+
+static int check(struct tool *t, int argc, char **argv, int optind)
+{
+	struct opts *o = t->ctx;
+
 	opt_interval(argc, argv, optind, &o->iv);
-	if (interval && o->iv.secs)
+	if (interval_opt && o->iv.secs)
 		usage_error("give the interval either with -i or as an operand");
-	if (interval)
-		o->iv.secs = interval;
+	if (interval_opt)
+		o->iv.secs = interval_opt;
+	o->failures = t->opt.failed;
+	o->json = t->opt.json;
+	o->duration = t->opt.duration;
+	o->pid = t->opt.pid;
+	t->interval_secs = o->iv.secs;
+	t->count = o->iv.count;
+	return 0;
 }
 
 /* A syscall counted by the kernel (counting mode). */
@@ -431,7 +434,7 @@ static int setup(struct tool *t, struct loop *l)
 	struct syscount *sc = t->ctx;
 	bool records = sc->o.process || sc->o.latency;
 	struct session_opts so = {
-		.pid = sc->o.pid,
+		.pid = t->opt.pid, .tree = t->opt.tree,
 		.buffer_kb = records ? (unsigned long)sc->o.buffer_kb : 0,
 		.wakeup_percent = 25,
 		.drain_ms = 200,
@@ -457,7 +460,7 @@ static int setup(struct tool *t, struct loop *l)
 	return 0;
 }
 
-static int list_syscalls(void)
+static int list_syscalls(struct tool *t)
 {
 	char **events;
 	int i, n = format_system_events("syscalls", "sys_enter_", &events);
@@ -476,24 +479,24 @@ static int list_syscalls(void)
 
 int main(int argc, char **argv)
 {
-	struct syscount sc = { 0 };
+	struct syscount sc = { .o.top = 10 };
 	struct tool t = {
 		.ctx = &sc,
+		.usage = usage,
+		.shared = TOPT_PID | TOPT_FAILED | TOPT_DURATION | TOPT_JSON |
+			  TOPT_VERBOSE | TOPT_COMMAND,
+		.options = options,
+		.option = option,
+		.check = check,
 		.setup = setup,
 		.drain = session_tool_drain,
 		.interval = print_summary,
 		.summary = print_final,
 		.teardown = session_tool_teardown,
+		.summarises = true,
 		.session = &sc.s,
 	};
 
 	log_init(argv[0]);
-	parse_args(argc, argv, &sc.o);
-	if (sc.o.list)
-		return list_syscalls();
-	t.duration = sc.o.duration;
-	t.interval_secs = sc.o.iv.secs;
-	t.count = sc.o.iv.count;
-	t.target = sc.o.pid;
-	return tool_run(&t);
+	return tool_run(&t, argc, argv);
 }

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tapkit: run a SystemTap script in userspace.  The command line follows
- * stap's (-e, -c, -x, -o, -T, -D, -p, -l, -L, -I, -v), rather than the
- * tool_run() skeleton of the small tools: the passes are the script
- * engine's (lang/), this file only wires them and prints what -pN asks.
+ * stap's letters (-e, -c, -x, -o, -T, -D, -p, -l, -L, -I, -v); the run is
+ * the tool_run() skeleton's, with the script's begin and end probes as its
+ * phase hooks.  The passes are the script engine's (lang/), this file only
+ * wires them and prints what -pN asks.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
@@ -27,6 +27,7 @@
 #include "lang/gen.h"
 #include "lang/parse.h"
 #include "lang/run.h"
+#include "tool/tool.h"
 #include "tracefs/session.h"
 
 #define TAPKIT_VERSION "0.1"
@@ -36,11 +37,9 @@ struct opts {
 	const char *script;	/* -e text */
 	const char *file;	/* or a file ("-": stdin) */
 	const char *out;
-	const char *cmd;
 	const char *list;	/* -l / -L pattern */
 	bool list_vars;
 	pid_t target;
-	long time_limit;
 	int pass;		/* 1..5 */
 	bool dry_run;
 	long bufsize_mb;	/* -s NUM: per-CPU ring size, 0: the kernel's */
@@ -65,8 +64,9 @@ static const char usage[] =
 "  -e SCRIPT         run the script given on the command line\n"
 "  -                 (as SCRIPT.stp) read the script from standard input\n"
 "  -o FILE           write the script's output to FILE\n"
-"  -c CMD            run CMD (via /bin/sh -c) once probes are attached;\n"
-"                    target() is its PID; the run ends when it exits\n"
+"  -c, --command CMD run CMD once probes are attached (its words run\n"
+"                    directly, else via /bin/sh -c); target() is its PID;\n"
+"                    the run ends when it exits (exit status 0)\n"
 "  -x PID            target() is PID; the run ends when it exits\n"
 "  -T SECS           end the run after SECS seconds (end probes run)\n"
 "  -s MB             per-CPU ring buffer size in MiB (default: the\n"
@@ -80,7 +80,7 @@ static const char usage[] =
 "                    4 everything but attaching\n"
 "  -l PATTERN        list the probe points matching PATTERN\n"
 "  -L PATTERN        the same, with their variables\n"
-"  -v                say what each pass did (repeat for more)\n"
+"  -v, --verbose     say what each pass did (repeat for more)\n"
 "      --dry-run     print the tracefs writes as a shell script, and exit\n"
 "      --cleanup     remove what dead tapkit sessions left in tracefs\n"
 "  -V, --version     print the version\n"
@@ -101,12 +101,24 @@ static const char usage[] =
 "  tapkit -e 'probe kernel.trace(\"syscalls:sys_enter_openat\") { println(user_string($filename)) }'\n"
 "  tapkit -L 'signal.send'            # an alias's variables and the fields behind it\n";
 
-static const struct option longopts[] = {
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ "dry-run", no_argument, NULL, 1 },
-	{ "cleanup", no_argument, NULL, 2 },
-	{ NULL, 0, NULL, 0 },
+enum { OPT_DRY_RUN = 256, OPT_CLEANUP };
+
+/* SystemTap's letters: -p is a pass, -x a target, -T a time limit */
+static const struct tool_option options[] = {
+	{ 'e', NULL, required_argument, NULL },
+	{ 'o', NULL, required_argument, NULL },
+	{ 'x', NULL, required_argument, NULL },
+	{ 'T', NULL, required_argument, NULL },
+	{ 's', NULL, required_argument, NULL },
+	{ 'D', NULL, required_argument, NULL },
+	{ 'I', NULL, required_argument, NULL },
+	{ 'p', NULL, required_argument, NULL },
+	{ 'l', NULL, required_argument, NULL },
+	{ 'L', NULL, required_argument, NULL },
+	{ 'V', "version", no_argument, NULL },
+	{ OPT_DRY_RUN, "dry-run", no_argument, NULL },
+	{ OPT_CLEANUP, "cleanup", no_argument, NULL },
+	{ 0 },
 };
 
 /* -D NAME[=VALUE]: the limits tapkit knows; others are accepted, as stap
@@ -176,47 +188,41 @@ static void default_dirs(struct opts *o)
 		o->dirs[o->ndirs++] = inst;
 }
 
-static void parse_args(int argc, char **argv, struct opts *o)
+static void option(struct tool *t, int c, const char *arg)
 {
-	int c;
-	long p;
+	struct opts *o = t->ctx;	/* the first member of struct tapkit */
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":e:o:c:x:T:s:D:I:p:l:L:vVh",
-				longopts, NULL)) != -1) {
-		switch (c) {
-		case 'e': o->script = optarg; break;
-		case 'o': o->out = optarg; break;
-		case 'c': o->cmd = optarg; break;
-		case 'x': o->target = opt_num("-x", optarg, 1, 1 << 30); break;
-		case 'T': o->time_limit = opt_num("-T", optarg, 1,
-						  86400L * 365); break;
-		case 's': o->bufsize_mb = opt_num("-s", optarg, 1, 4096); break;
-		case 'D': define(o, optarg); break;
-		case 'I':
-			if (o->ndirs == MAX_DIRS)
-				usage_error("too many -I directories");
-			o->dirs[o->ndirs++] = optarg;
-			break;
-		case 'p':
-			p = opt_num("-p", optarg, 1, 5);
-			o->pass = (int)p;
-			break;
-		case 'l': case 'L':
-			o->list = optarg;
-			o->list_vars = c == 'L';
-			break;
-		case 'v': tk_verbose++; break;
-		case 'V':
-			printf("tapkit %s (SystemTap language, userspace "
-			       "bytecode)\n", TAPKIT_VERSION);
-			exit(TK_EXIT_OK);
-		case 'h': fputs(usage, stdout); exit(TK_EXIT_OK);
-		case 1: o->dry_run = true; break;
-		case 2: o->cleanup = true; break;
-		default: usage_bad_option(argv, c);
-		}
+	switch (c) {
+	case 'e': o->script = arg; break;
+	case 'o': o->out = arg; break;
+	case 'x': o->target = opt_num("-x", arg, 1, 1 << 30); break;
+	case 'T': t->opt.duration = opt_num("-T", arg, 1, 86400L * 365); break;
+	case 's': o->bufsize_mb = opt_num("-s", arg, 1, 4096); break;
+	case 'D': define(o, arg); break;
+	case 'I':
+		if (o->ndirs == MAX_DIRS)
+			usage_error("too many -I directories");
+		o->dirs[o->ndirs++] = arg;
+		break;
+	case 'p': o->pass = (int)opt_num("-p", arg, 1, 5); break;
+	case 'l': case 'L':
+		o->list = arg;
+		o->list_vars = c == 'L';
+		break;
+	case 'V':
+		printf("tapkit %s (SystemTap language, userspace "
+		       "bytecode)\n", TAPKIT_VERSION);
+		exit(TK_EXIT_OK);
+	case OPT_DRY_RUN: o->dry_run = true; break;
+	case OPT_CLEANUP: o->cleanup = true; break;
 	}
+}
+
+/* The operands: SCRIPT.stp (unless -e) and its arguments. */
+static void operands(struct tool *t, int argc, char **argv, int optind)
+{
+	struct opts *o = t->ctx;
+
 	if (o->cleanup || o->list) {
 		if (optind < argc)
 			usage_error("unexpected argument '%s'", argv[optind]);
@@ -227,7 +233,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			usage_error("no script given (a file, or -e 'SCRIPT')");
 		o->file = argv[optind++];
 	}
-	if (o->cmd && o->target)
+	if (t->opt.command && o->target)
 		usage_error("-c and -x cannot be used together");
 	o->argv = argv + optind;
 	o->argc = argc - optind;
@@ -360,128 +366,240 @@ static void print_dry_run(const struct prog *prog, bool script, long buffer_kb,
 	free(buf);
 }
 
-static int compile_and_run(struct opts *o, struct diag *d,
-			   const struct lex_config *lc)
+/* The run's state: the compiled program and the VM's run (lang/run.h). */
+struct tapkit {
+	struct opts o;
+	struct utsname un;		/* what lc points into */
+	struct lex_config lc;
+	struct diag *d;
+	struct ast_script *s;
+	struct elab *e;
+	struct prog *prog;
+	struct run_opts ro;
+	struct run *r;
+};
+
+/*
+ * Passes 1 to 4 (or up to the run): what -pN and --dry-run ask is printed
+ * here.  TK_EXIT_OK with tk->prog set when the run is next.
+ */
+static int compile(struct tapkit *tk, const struct tool *t)
 {
-	struct ast_script *s = ast_script_new();
-	struct elab_opts eo = { .tapset_dirs = o->dirs, .lex = lc,
+	struct opts *o = &tk->o;
+	struct elab_opts eo = { .tapset_dirs = o->dirs, .lex = &tk->lc,
 				.providers = prov_all,
 				.no_display = o->pass && o->pass < 5 &&
 					      o->pass != 4,
-				.has_target = o->cmd || o->target };
+				.has_target = t->opt.command || o->target };
 	struct timespec t0;
-	struct elab *e = NULL;
-	struct prog *prog = NULL;
-	struct run_opts ro = { .providers = prov_all };
-	int rc = TK_EXIT_RUNTIME;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	tk->s = ast_script_new();
 	if (o->script)
-		parse_text(s, d, "<input>", o->script, strlen(o->script), lc, 0);
+		parse_text(tk->s, tk->d, "<input>", o->script, strlen(o->script), &tk->lc, 0);
 	else
-		parse_file(s, d, o->file, lc, 0);
-	if (diag_errors(d))
+		parse_file(tk->s, tk->d, o->file, &tk->lc, 0);
+	if (diag_errors(tk->d))
 		goto fail;
 	if (tk_verbose)
 		fprintf(stderr, "Pass 1: parsed user script in %.1f ms.\n",
 			ms_since(&t0));
 	if (o->pass == 1) {
-		ast_print(stdout, s);
-		rc = TK_EXIT_OK;
-		goto out;
+		ast_print(stdout, tk->s);
+		return TK_EXIT_OK;
 	}
-	e = elab_new(s, d, &eo);
-	if (diag_errors(d))
+	tk->e = elab_new(tk->s, tk->d, &eo);
+	if (diag_errors(tk->d))
 		goto fail;
-	diag_print(d, stderr);		/* warnings */
+	diag_print(tk->d, stderr);		/* warnings */
 	if (tk_verbose)
 		fprintf(stderr, "Pass 2: analyzed script: %zu probe(s), %zu "
-			"function(s), %zu global(s) in %.1f ms.\n", e->probes.n,
-			e->funcs.n, e->globals.n, ms_since(&t0));
+			"function(s), %zu global(s) in %.1f ms.\n", tk->e->probes.n,
+			tk->e->funcs.n, tk->e->globals.n, ms_since(&t0));
 	if (o->pass == 2) {
-		elab_print(e, stdout);
-		rc = TK_EXIT_OK;
-		goto out;
+		elab_print(tk->e, stdout);
+		return TK_EXIT_OK;
 	}
-	prog = gen_program(e, &o->gen, d);
-	if (!prog)
+	tk->prog = gen_program(tk->e, &o->gen, tk->d);
+	if (!tk->prog)
 		goto fail;
 	if (tk_verbose)
 		fprintf(stderr, "Pass 3: generated %zu words of bytecode in "
-			"%.1f ms.\n", prog->ncode, ms_since(&t0));
+			"%.1f ms.\n", tk->prog->ncode, ms_since(&t0));
 	if (o->pass == 3 || o->dry_run) {
 		if (o->pass == 3)
-			gen_disasm(prog, stdout);
+			gen_disasm(tk->prog, stdout);
 		else
 			fputs("#!/bin/sh\n# tapkit --dry-run: what this script "
 			      "would write to tracefs\n", stdout);
-		print_dry_run(prog, o->dry_run, o->bufsize_mb * 1024, o->target);
-		rc = TK_EXIT_OK;
-		goto out;
+		print_dry_run(tk->prog, o->dry_run, o->bufsize_mb * 1024, o->target);
 	}
-	if (o->pass == 4) {
-		rc = TK_EXIT_OK;
-		goto out;
-	}
-	ro.out = stdout;
-	if (o->out && !(ro.out = fopen(o->out, "w"))) {
-		pr_err("cannot open '%s': %s", o->out, strerror(errno));
-		goto out;
-	}
-	ro.time_limit = o->time_limit;
-	ro.target = o->target;
-	ro.cmd = o->cmd;
-	ro.lim = o->lim;
-	ro.maxerrors = o->maxerrors;
-	ro.buffer_kb = (unsigned long)o->bufsize_mb * 1024;
-	rc = run_main(prog, &ro);
-	if (ro.out != stdout && fclose(ro.out) == EOF) {
-		pr_err("cannot write '%s': %s", o->out, strerror(errno));
-		rc = TK_EXIT_RUNTIME;
-	}
-	goto out;
+	return TK_EXIT_OK;
 fail:
-	diag_print(d, stderr);
-out:
-	gen_free(prog);
-	elab_free(e);
-	ast_script_free(s);
+	diag_print(tk->d, stderr);
+	return TK_EXIT_RUNTIME;
+}
+
+static void release(struct tapkit *tk)
+{
+	gen_free(tk->prog);
+	elab_free(tk->e);
+	ast_script_free(tk->s);
+	diag_free(tk->d);
+	tk->prog = NULL;
+	tk->e = NULL;
+	tk->s = NULL;
+	tk->d = NULL;
+}
+
+/* --- the modes with no run: --cleanup, -l/-L, -p1..-p4, --dry-run --- */
+
+static int cleanup_mode(struct tool *t)
+{
+	int n = session_cleanup_stale();
+
+	if (n < 0) {
+		pr_err("cannot clean up stale sessions: %s", strerror(-n));
+		return TK_EXIT_RUNTIME;
+	}
+	if (tk_verbose)
+		fprintf(stderr, "removed %d stale session(s)\n", n);
+	return TK_EXIT_OK;
+}
+
+static int list_mode(struct tool *t)
+{
+	struct tapkit *tk = t->ctx;
+	int rc = list_probes(&tk->o, tk->d, &tk->lc);
+
+	release(tk);
 	return rc;
+}
+
+static int passes_mode(struct tool *t)
+{
+	struct tapkit *tk = t->ctx;
+	int rc = compile(tk, t);
+
+	release(tk);
+	return rc;
+}
+
+/* --- the run: the skeleton's setup, begin, end and teardown --- */
+
+static int check(struct tool *t, int argc, char **argv, int optind)
+{
+	struct tapkit *tk = t->ctx;
+	struct opts *o = &tk->o;
+	int rc;
+
+	operands(t, argc, argv, optind);
+	if (o->cleanup) {
+		t->list = cleanup_mode;
+		return 0;
+	}
+	default_dirs(o);
+	o->gen.maxstrlen = o->lim.maxstrlen ? o->lim.maxstrlen : FMT_MAXSTRINGLEN;
+	o->gen.maxmapentries = o->lim.maxmapentries ? o->lim.maxmapentries :
+			       MAP_MAXMAPENTRIES;
+	if (!uname(&tk->un)) {
+		tk->lc.kernel_vr = tk->un.release;
+		tk->lc.arch = tk->un.machine;
+	}
+	tk->lc.argv = (const char *const *)o->argv;
+	tk->lc.argc = o->argc;
+	tk->d = diag_new();
+	if (o->list) {
+		t->list = list_mode;
+		return 0;
+	}
+	if (o->pass < 5 || o->dry_run) {
+		t->list = passes_mode;
+		return 0;
+	}
+	rc = compile(tk, t);
+	if (rc != TK_EXIT_OK)
+		goto fail;
+	tk->ro.out = stdout;
+	if (o->out && !(tk->ro.out = fopen(o->out, "w"))) {
+		pr_err("cannot open '%s': %s", o->out, strerror(errno));
+		goto fail;
+	}
+	tk->ro.providers = prov_all;
+	tk->ro.lim = o->lim;
+	tk->ro.maxerrors = o->maxerrors;
+	tk->ro.buffer_kb = (unsigned long)o->bufsize_mb * 1024;
+	t->target = o->target;		/* -x: the run ends when it exits */
+	return 0;
+fail:
+	release(tk);
+	return -1;
+}
+
+static int setup(struct tool *t, struct loop *l)
+{
+	struct tapkit *tk = t->ctx;
+
+	/* target(): the -c command's PID (held until the begin probes ran) */
+	tk->ro.target = t->opt.command ? t->opt.pid : tk->o.target;
+	tk->r = run_new(tk->prog, &tk->ro);
+	if (!tk->r) {
+		pr_err("cannot start the script: %s", strerror(errno));
+		return -1;
+	}
+	if (run_attach(tk->r, l) < 0) {
+		if (run_error_msg(tk->r))
+			pr_err("%s", run_error_msg(tk->r));
+		return -1;
+	}
+	return 0;
+}
+
+static int begin(struct tool *t)
+{
+	return run_begin(((struct tapkit *)t->ctx)->r);
+}
+
+static void end(struct tool *t)
+{
+	run_end(((struct tapkit *)t->ctx)->r);
+}
+
+static void teardown(struct tool *t)
+{
+	struct tapkit *tk = t->ctx;
+
+	if (tk->r) {
+		t->status = run_finish(tk->r);
+		run_free(tk->r);
+		tk->r = NULL;
+	}
+	if (tk->ro.out && tk->ro.out != stdout && fclose(tk->ro.out) == EOF) {
+		pr_err("cannot write '%s': %s", tk->o.out, strerror(errno));
+		t->status = TK_EXIT_RUNTIME;
+	}
+	tk->ro.out = NULL;
+	release(tk);
 }
 
 int main(int argc, char **argv)
 {
-	struct opts o = { .pass = 5 };
-	struct lex_config lc = { 0 };
-	struct utsname un;
-	struct diag *d;
-	int rc;
+	static struct tapkit tk = { .o.pass = 5 };
+	struct tool t = {
+		.ctx = &tk,
+		.usage = usage,
+		.shared = TOPT_COMMAND | TOPT_VERBOSE,
+		.options = options,
+		.option = option,
+		.check = check,
+		.setup = setup,
+		.begin = begin,
+		.end = end,
+		.teardown = teardown,
+		/* the end probes are its summary: -c's status is not its own */
+		.summarises = true,
+	};
 
 	log_init(argv[0]);
-	parse_args(argc, argv, &o);
-	if (o.cleanup) {
-		rc = session_cleanup_stale();
-		if (rc < 0) {
-			pr_err("cannot clean up stale sessions: %s",
-			       strerror(-rc));
-			return TK_EXIT_RUNTIME;
-		}
-		if (tk_verbose)
-			fprintf(stderr, "removed %d stale session(s)\n", rc);
-		return TK_EXIT_OK;
-	}
-	default_dirs(&o);
-	o.gen.maxstrlen = o.lim.maxstrlen ? o.lim.maxstrlen : FMT_MAXSTRINGLEN;
-	o.gen.maxmapentries = o.lim.maxmapentries ? o.lim.maxmapentries :
-			      MAP_MAXMAPENTRIES;
-	if (!uname(&un)) {
-		lc.kernel_vr = un.release;
-		lc.arch = un.machine;
-	}
-	lc.argv = (const char *const *)o.argv;
-	lc.argc = o.argc;
-	d = diag_new();
-	rc = o.list ? list_probes(&o, d, &lc) : compile_and_run(&o, d, &lc);
-	diag_free(d);
-	return rc;
+	return tool_run(&t, argc, argv);
 }

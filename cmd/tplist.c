@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,38 +59,41 @@ static const char usage[] =
 "  tplist -p 181                # USDT probes of PID 181 and its libraries\n"
 "  tplist -j -p 181 -v          # the same, JSON Lines\n";
 
-static const struct option longopts[] = {
-	{ "pid", required_argument, NULL, 'p' },
-	{ "lib", required_argument, NULL, 'l' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+/* -v is a level of detail here, not the suite's diagnostics */
+static const struct tool_option options[] = {
+	{ 'l', "lib", required_argument, NULL },
+	{ 'v', "verbose", no_argument, NULL },
+	{ 0 },
 };
 
-static void parse_args(int argc, char **argv, struct opts *o)
+static void option(struct tool *t, int key, const char *arg)
 {
-	int c;
+	struct opts *o = t->ctx;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:l:vjh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'p': o->pid = opt_num("-p", optarg, 1, 1 << 30); break;
-		case 'l':
-			if (!*optarg)
-				usage_error("-l needs a binary or library name");
-			o->lib = optarg;
-			break;
-		case 'v': o->verbose++; break;
-		case 'j': o->json = true; break;
-		case 'h': fputs(usage, stdout); exit(TK_EXIT_OK);
-		default: usage_bad_option(argv, c);
-		}
+	switch (key) {
+	case 'l':
+		if (!*arg)
+			usage_error("-l needs a binary or library name");
+		o->lib = arg;
+		break;
+	case 'v': o->verbose++; break;
 	}
+}
+
+static int list(struct tool *t);
+
+static int check(struct tool *t, int argc, char **argv, int optind)
+{
+	struct opts *o = t->ctx;
+
 	if (optind < argc)
 		o->filter = argv[optind++];
 	if (optind < argc)
 		usage_error("unexpected argument '%s' (one filter)", argv[optind]);
+	o->pid = t->opt.pid;
+	o->json = t->opt.json;
+	t->list = list;
+	return 0;
 }
 
 /* --- tracepoints --- */
@@ -433,13 +435,28 @@ static int list_usdt(const struct opts *o)
 	return ret;
 }
 
+/* A listing: no loop (tool_run() stops after the checks). */
+static int list(struct tool *t)
+{
+	struct opts *o = t->ctx;
+
+	if (o->pid || o->lib)
+		return list_usdt(o);
+	return list_tracepoints(o);
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = { 0 };
+	struct tool t = {
+		.ctx = &o,
+		.usage = usage,
+		.shared = TOPT_PID | TOPT_JSON,
+		.options = options,
+		.option = option,
+		.check = check,
+	};
 
 	log_init(argv[0]);
-	parse_args(argc, argv, &o);
-	if (o.pid || o.lib)
-		return list_usdt(&o);
-	return list_tracepoints(&o);
+	return tool_run(&t, argc, argv);
 }

@@ -5,7 +5,6 @@
  * instance's ring; with -s, perf_event samples carrying callchains.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +19,7 @@
 #include "common/log.h"
 #include "common/opt.h"
 #include "common/timefmt.h"
+#include "tool/probe_tool.h"
 #include "tool/tool.h"
 #include "tracefs/format.h"
 #include "tracefs/session.h"
@@ -36,12 +36,15 @@ struct opts {
 static const char usage[] =
 "Trace a tracepoint and print each event with its fields.\n"
 "\n"
-"USAGE: tpoint [-hHsvj] [-d SECS] [-p PID] [-t TID] [-b KB] sys:event [filter]\n"
+"USAGE: tpoint [-hHsvj] [-d SECS] [-p PID] [-t TID] [-c CMD] [-b KB]\n"
+"              sys:event [filter]\n"
 "       tpoint -l [glob]\n"
 "\n"
 "  -d, --duration SECS  trace for SECS seconds\n"
 "  -p, --pid PID        only events of this process (all its threads)\n"
 "  -t, --tid TID        only events of this thread (-L too)\n"
+"  -c, --command CMD    run CMD, trace only its process tree, end when it\n"
+"                       exits, with its exit status\n"
 "  -H, --headers        print column headers\n"
 "  -s, --stacks         print the kernel stack of each event\n"
 "  -v, --verbose        print the event's format (its fields) and exit\n"
@@ -61,38 +64,41 @@ static const char usage[] =
 "  tpoint block:block_rq_issue 'bytes > 65536'\n"
 "  tpoint -j -d 5 sched:sched_switch  # JSON Lines for 5 seconds\n";
 
-static const struct option longopts[] = {
-	OPT_TRACE_LONG,
-	{ "list", no_argument, NULL, 'l' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+static const struct tool_option options[] = {
+	TRACE_OPTIONS,
+	{ 'l', "list", no_argument, NULL },
+	{ 0 },
 };
 
-static void parse_args(int argc, char **argv, struct opts *o)
+static void option(struct tool *t, int key, const char *arg)
 {
-	char *colon;
-	int c;
+	struct opts *o = t->ctx;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":" OPT_TRACE_SHORT "lh", longopts, NULL)) != -1) {
-		if (opt_trace(c, optarg, &o->t))
-			continue;
-		switch (c) {
-		case 'l': o->list = true; break;
-		case 'h': fputs(usage, stdout); exit(TK_EXIT_OK);
-		default: usage_bad_option(argv, c);
-		}
-	}
+	if (key == 'l')
+		o->list = true;
+	else
+		trace_option(t, &o->t, key, arg);
+}
+
+static int list_mode(struct tool *t);
+static int view_mode(struct tool *t);
+
+static int check(struct tool *t, int argc, char **argv, int optind)
+{
+	struct opts *o = t->ctx;
+	char *colon;
+
+	trace_opts_sync(&o->t, t);
 	if (o->list) {
 		if (optind < argc)
 			o->glob = argv[optind++];
 		if (optind < argc)
 			usage_error("unexpected argument '%s'", argv[optind]);
-		return;
+		t->list = list_mode;
+		return 0;
 	}
 	if (optind >= argc)
 		usage_error("no tracepoint given (sys:event, or -l to list them)");
-	opt_trace_done(&o->t);
 	colon = strchr(argv[optind], ':');
 	if (!colon || colon == argv[optind] || !colon[1] || strchr(colon + 1, ':'))
 		usage_error("tracepoint must be sys:event, not '%s'", argv[optind]);
@@ -104,6 +110,12 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		o->filter = argv[optind++];
 	if (optind < argc)
 		usage_error("unexpected argument '%s' (quote the filter)", argv[optind]);
+	if (o->t.view) {
+		if (t->opt.command)
+			usage_error("-v and -c cannot be used together");
+		t->list = view_mode;
+	}
+	return 0;
 }
 
 struct tpoint {
@@ -192,12 +204,14 @@ static int setup(struct tool *t, struct loop *l)
 {
 	struct tpoint *tpt = t->ctx;
 	struct session_opts so = {
-		.ordered = true, .pid = tpt->o.t.pid, .tid = tpt->o.t.tid,
+		.ordered = true, .pid = t->opt.pid, .tid = t->opt.tid,
+		.tree = t->opt.tree,
 		.buffer_kb = (unsigned long)tpt->o.t.buffer_kb,
 		.wakeup_percent = 0,
 		.batch_end = tool_flush_batch,
 	};
 
+	trace_opts_sync(&tpt->o.t, t);
 	tpt->s = session_new(&so);
 	if (session_open(tpt->s) < 0) {
 		pr_err("%s", session_error(tpt->s));
@@ -273,11 +287,40 @@ static int view(const struct opts *o)
 	return TK_EXIT_OK;
 }
 
+/* -l and -v read the tracing filesystem: say so when we cannot */
+static int need_tracefs(void)
+{
+	if (geteuid() != 0 && tracing_access("events", R_OK) != 0) {
+		pr_err("cannot read the tracing filesystem: tracing needs root");
+		return -1;
+	}
+	return 0;
+}
+
+static int list_mode(struct tool *t)
+{
+	struct tpoint *tpt = t->ctx;
+
+	return need_tracefs() < 0 ? TK_EXIT_RUNTIME : list(tpt->o.glob);
+}
+
+static int view_mode(struct tool *t)
+{
+	struct tpoint *tpt = t->ctx;
+
+	return need_tracefs() < 0 ? TK_EXIT_RUNTIME : view(&tpt->o);
+}
+
 int main(int argc, char **argv)
 {
 	struct tpoint tpt = { 0 };
 	struct tool t = {
 		.ctx = &tpt,
+		.usage = usage,
+		.shared = TRACE_SHARED,
+		.options = options,
+		.option = option,
+		.check = check,
 		.setup = setup,
 		.drain = session_tool_drain,
 		.summary = session_tool_summary,
@@ -286,18 +329,5 @@ int main(int argc, char **argv)
 	};
 
 	log_init(argv[0]);
-	parse_args(argc, argv, &tpt.o);
-	t.json = tpt.o.t.json;
-	if ((tpt.o.list || tpt.o.t.view) && geteuid() != 0 &&
-	    tracing_access("events", R_OK) != 0) {
-		pr_err("cannot read the tracing filesystem: tracing needs root");
-		return TK_EXIT_RUNTIME;
-	}
-	if (tpt.o.list)
-		return list(tpt.o.glob);
-	if (tpt.o.t.view)
-		return view(&tpt.o);
-	t.duration = tpt.o.t.duration;
-	t.target = tpt.o.t.pid ? tpt.o.t.pid : tpt.o.t.tid;
-	return tool_run(&t);
+	return tool_run(&t, argc, argv);
 }

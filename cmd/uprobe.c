@@ -6,7 +6,6 @@
  * (paths, PIE, IFUNC, `func+off` checked to be on an instruction boundary)
  * and defined in the session's own event group, removed on every exit.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,14 +31,16 @@ struct opts {
 static const char usage[] =
 "Trace a user-level function's entry or return (a uprobe definition).\n"
 "\n"
-"USAGE: uprobe [-hHsvj] [-d SECS] [-p PID] [-t TID] [-b KB]\n"
+"USAGE: uprobe [-hHsvj] [-d SECS] [-p PID] [-t TID] [-b KB] [-c CMD]\n"
 "              'p|r:[NAME ][TARGET:]FUNC[+OFF] [ARGS]' [filter]\n"
 "       uprobe -l TARGET\n"
 "\n"
 "  -d, --duration SECS  trace for SECS seconds\n"
 "  -p, --pid PID        only this process (ends when it does); TARGET\n"
 "                       defaults to its executable\n"
-"  -t, --tid TID        only this thread\n"
+"  -t, --tid TID        only this thread (-L too)\n"
+"  -c, --command CMD    run CMD, trace only its process tree, end when it\n"
+"                       exits, with its exit status\n"
 "  -H, --headers        print column headers\n"
 "  -s, --stacks         print the user stack of each hit (addresses)\n"
 "  -v, --verbose        print the event's format (its fields) and exit\n"
@@ -65,11 +66,10 @@ static const char usage[] =
 "  uprobe -v 'p:libc:open file=+0(%di):string'  # show the fields\n"
 "  uprobe -l libc                     # list libc's functions\n";
 
-static const struct option longopts[] = {
-	OPT_TRACE_LONG,
-	{ "list", required_argument, NULL, 'l' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+static const struct tool_option options[] = {
+	TRACE_OPTIONS,
+	{ 'l', "list", required_argument, NULL },
+	{ 0 },
 };
 
 /* A probe `[TARGET:]FUNC`, not a fetch arg (`%di:u64`, `n=+0(%si):string`). */
@@ -103,36 +103,44 @@ static void parse_def(struct opts *o, char *def)
 	}
 	if (strpbrk(o->spec, "*?["))
 		usage_error("one function, not a pattern: '%s'", o->spec);
-	if (!o->target && !o->t.pid && !o->t.tid)
+	if (!o->target && (o->t.tree || (!o->t.pid && !o->t.tid)))
 		usage_error("no target for '%s' (TARGET:FUNC, or -p PID for its executable)",
 			    o->spec);
 }
 
-static void parse_args(int argc, char **argv, struct opts *o)
+static void option(struct tool *t, int key, const char *arg)
 {
-	int c;
+	struct opts *o = ((struct probe_tool *)t->ctx)->ctx;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":" OPT_TRACE_SHORT "l:h", longopts, NULL)) != -1) {
-		if (opt_trace(c, optarg, &o->t))
-			continue;
-		switch (c) {
-		case 'l': o->list = optarg; break;
-		case 'h': fputs(usage, stdout); exit(TK_EXIT_OK);
-		default: usage_bad_option(argv, c);
-		}
-	}
-	opt_trace_done(&o->t);
+	if (key == 'l')
+		o->list = arg;
+	else
+		trace_option(t, &o->t, key, arg);
+}
+
+static int list_functions(struct tool *t);
+
+static int check(struct tool *t, int argc, char **argv, int optind)
+{
+	struct probe_tool *pt = t->ctx;
+	struct opts *o = pt->ctx;
+
+	trace_opts_sync(&o->t, t);
+	o->t.tree = t->opt.command != NULL;
 	if (o->list) {
 		if (!*o->list)
 			usage_error("-l needs a target (a path, program or library)");
 		if (optind < argc)
 			usage_error("-l takes a target only, not '%s'", argv[optind]);
-		return;
+		t->list = list_functions;
+		return 0;
 	}
-	opt_trace_def(argc, argv, optind, &o->t,
-		      "no uprobe definition given (p:TARGET:FUNC, or -l TARGET)", &o->def, &o->filter);
+	trace_opts_def(argc, argv, optind, &o->t,
+		       "no uprobe definition given (p:TARGET:FUNC, or -l TARGET)", &o->def, &o->filter);
 	parse_def(o, o->def);
+	pt->ret = o->pd.ret;
+	probe_tool_check(t);
+	return 0;
 }
 
 /* The event name: the alias, else FUNC (`main+0x4` as main_0x4), else
@@ -158,7 +166,7 @@ static char *event_name(const struct opts *o)
 static struct tp *define(struct probe_tool *pt, struct session *s, enum tp_mode mode)
 {
 	struct opts *o = pt->ctx;
-	struct usite_opts uo = { .pid = o->t.pid ? o->t.pid : o->t.tid };
+	struct usite_opts uo = { .pid = o->t.tree ? 0 : o->t.pid ? o->t.pid : o->t.tid };
 	struct usite_list l = { 0 };
 	struct tp *tp;
 	char err[512], *event;
@@ -227,17 +235,25 @@ static int list(const char *name, pid_t pid)
 	return TK_EXIT_OK;
 }
 
+static int list_functions(struct tool *t)
+{
+	struct opts *o = ((struct probe_tool *)t->ctx)->ctx;
+
+	return list(o->list, o->t.pid ? o->t.pid : o->t.tid);
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = { 0 };
 	struct probe_tool pt = {
 		.tool = "uprobe", .t = &o.t, .define = define, .ctx = &o,
 	};
+	struct tool t = {
+		.usage = usage, .options = options, .option = option,
+		.check = check,
+	};
 
 	log_init(argv[0]);
-	parse_args(argc, argv, &o);
-	if (o.list)
-		return list(o.list, o.t.pid ? o.t.pid : o.t.tid);
-	pt.ret = o.pd.ret;
-	return probe_tool_run(&pt);
+	probe_tool_init(&pt, &t);
+	return tool_run(&t, argc, argv);
 }

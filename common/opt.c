@@ -145,39 +145,3 @@ void opt_interval(int argc, char **argv, int optind, struct interval *iv)
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
 }
-
-bool opt_trace(int c, const char *arg, struct trace_opts *t)
-{
-	switch (c) {
-	case 'd': t->duration = opt_num("-d", arg, 1, 86400L * 365); return true;
-	case 'p': t->pid = (int)opt_num("-p", arg, 1, 1 << 30); return true;
-	case 't': case 'L': t->tid = (int)opt_num("-t", arg, 1, 1 << 30); return true;
-	case 'H': t->headers = true; return true;
-	case 's': t->stacks = true; return true;
-	case 'v': t->view = true; return true;
-	case 'b': t->buffer_kb = opt_num("-b", arg, 4, 1 << 22); return true;
-	case 'j': t->json = true; return true;
-	default: return false;
-	}
-}
-
-void opt_trace_done(const struct trace_opts *t)
-{
-	if (t->pid && t->tid)
-		usage_error("-p and -t cannot be used together");
-}
-
-void opt_trace_def(int argc, char **argv, int optind, const struct trace_opts *t,
-		   const char *none, char **def, const char **filter)
-{
-	if (optind >= argc)
-		usage_error("%s", none);
-	if (t->view && t->duration)
-		usage_error("-v and -d cannot be used together");
-	*def = argv[optind++];
-	if (optind < argc)
-		*filter = argv[optind++];
-	if (optind < argc)
-		usage_error("unexpected argument '%s' (quote the definition and the filter)",
-			    argv[optind]);
-}

@@ -33,39 +33,6 @@ int opt_errno(const char *s);
 /* "EPERM" for 1, NULL for unknown. */
 const char *errno_name(int err);
 
-/*
- * The options of the tools that trace one event as perf-tools' tpoint,
- * uprobe and kprobe do: -d SECS, -p PID, -t TID (-L, perf-tools' letter),
- * -H, -s, -v, -b KB, -j.  OPT_TRACE_SHORT goes into the optstring and
- * OPT_TRACE_LONG into the long options; opt_trace() takes them.
- */
-struct trace_opts {
-	bool json, headers, stacks, view;
-	int pid, tid;
-	long duration, buffer_kb;
-};
-#define OPT_TRACE_SHORT "d:p:t:L:Hsvb:j"
-#define OPT_TRACE_LONG							\
-	{ "duration", required_argument, NULL, 'd' },			\
-	{ "pid", required_argument, NULL, 'p' },			\
-	{ "tid", required_argument, NULL, 't' },			\
-	{ "headers", no_argument, NULL, 'H' },				\
-	{ "stacks", no_argument, NULL, 's' },				\
-	{ "verbose", no_argument, NULL, 'v' },				\
-	{ "buffer-kb", required_argument, NULL, 'b' },			\
-	{ "json", no_argument, NULL, 'j' }
-/* True when @c (with @arg) is one of those options, now in @t; usage
- * errors exit, and -p with -t is one (call opt_trace_done() after). */
-bool opt_trace(int c, const char *arg, struct trace_opts *t);
-void opt_trace_done(const struct trace_opts *t);
-/*
- * The operands of uprobe and kprobe after their options: a DEFINITION and
- * an optional filter, into *@def and *@filter.  Usage errors exit; @none
- * is the error when there is no definition.
- */
-void opt_trace_def(int argc, char **argv, int optind, const struct trace_opts *t,
-		   const char *none, char **def, const char **filter);
-
 /* Summarising tools' trailing "[interval [count]]" */
 struct interval {
 	long secs;	/* 0: only at the end */

@@ -8,25 +8,17 @@
  * and at exit, so order between probes is kept and a busy script does not
  * pay a write per event.
  *
- * -c CMD: the command is forked at once but waits on a pipe until the
- * begin probes ran (probes attached), then execs /bin/sh -c CMD.  If the
- * script ends first the command gets SIGTERM (tapkit does not leave it
- * behind).
+ * The -c command, the loop, -T and signals are the skeleton's (tool_run());
+ * the command is held until the begin probes ran.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <wordexp.h>
-#include <sys/wait.h>
 
 #include "common/log.h"
 #include "common/loop.h"
-#include "common/ready.h"
 #include "lang/backend.h"
 #include "lang/gen.h"
 #include "lang/map.h"
@@ -47,9 +39,7 @@ struct run {
 	bool exiting;
 	bool out_broken;
 	long errors, skipped;
-	pid_t child;
-	int release_fd;
-	bool child_done;
+	bool finished;
 	struct attached att[16];
 	int natt;
 	bool overflow_seen;
@@ -87,7 +77,7 @@ struct loop *run_loop(struct run *r)
 
 pid_t run_target(const struct run *r)
 {
-	return r->child ? r->child : r->o->target;
+	return r->o->target;
 }
 
 unsigned long run_buffer_kb(const struct run *r)
@@ -105,26 +95,29 @@ void run_stop(struct run *r)
 	loop_stop(r->loop);
 }
 
+static void out_broken(struct run *r)
+{
+	r->out_broken = true;
+	if (r->loop)
+		loop_set_broken_pipe(r->loop);
+}
+
 static void write_out(struct run *r)
 {
 	struct strbuf *sb = vm_output(r->vm);
 
 	if (!sb->len)
 		return;
-	if (!r->out_broken && fmt_sb_write(sb, r->o->out) < 0) {
-		r->out_broken = true;
-		loop_set_broken_pipe(r->loop);
-	}
+	if (!r->out_broken && fmt_sb_write(sb, r->o->out) < 0)
+		out_broken(r);
 	fmt_sb_reset(sb);
 }
 
 void run_flush(struct run *r)
 {
 	write_out(r);
-	if (!r->out_broken && fflush(r->o->out) == EOF) {
-		r->out_broken = true;
-		loop_set_broken_pipe(r->loop);
-	}
+	if (!r->out_broken && fflush(r->o->out) == EOF)
+		out_broken(r);
 }
 
 /* Kernel counts into the globals a handler is about to read. */
@@ -172,95 +165,6 @@ bool run_fire(struct run *r, struct prov_probe *p, void *ev)
 		loop_stop(r->loop);
 	}
 	return !r->exiting;
-}
-
-/* ---- the target process --------------------------------------------- */
-
-static int on_target_exit(struct loop *l, int fd, void *arg)
-{
-	struct run *r = arg;
-
-	if (r->child && waitpid(r->child, NULL, WNOHANG) == r->child)
-		r->child_done = true;
-	loop_stop(l);
-	return 0;
-}
-
-static int start_cmd(struct run *r)
-{
-	int pfd[2];
-	pid_t pid;
-
-	if (pipe2(pfd, O_CLOEXEC) < 0) {
-		pr_err("cannot create a pipe: %s", strerror(errno));
-		return -1;
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		pr_err("cannot fork: %s", strerror(errno));
-		close(pfd[0]);
-		close(pfd[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		sigset_t none;
-		wordexp_t words;
-		char c;
-
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		close(pfd[1]);
-		if (read(pfd[0], &c, 1) != 1)
-			_exit(127);
-		/* as staprun: words expanded without a shell when they can be,
-		 * so that target() is the command itself, not a shell around it */
-		if (wordexp(r->o->cmd, &words, WRDE_NOCMD) == 0 && words.we_wordc > 0) {
-			execvp(words.we_wordv[0], words.we_wordv);
-			fprintf(stderr, "%s: cannot run '%s': %s\n", tk_prog,
-				words.we_wordv[0], strerror(errno));
-			_exit(127);
-		}
-		execl("/bin/sh", "sh", "-c", r->o->cmd, (char *)NULL);
-		fprintf(stderr, "%s: cannot run /bin/sh: %s\n", tk_prog,
-			strerror(errno));
-		_exit(127);
-	}
-	close(pfd[0]);
-	r->child = pid;
-	r->release_fd = pfd[1];
-	return 0;
-}
-
-static void release_cmd(struct run *r)
-{
-	if (r->release_fd < 0)
-		return;
-	if (write(r->release_fd, "x", 1) != 1)
-		pr_warn("cannot start the command: %s", strerror(errno));
-	close(r->release_fd);
-	r->release_fd = -1;
-}
-
-static void end_cmd(struct run *r)
-{
-	if (r->release_fd >= 0) {
-		close(r->release_fd);	/* never released: it exits */
-		r->release_fd = -1;
-	}
-	if (!r->child || r->child_done)
-		return;
-	if (waitpid(r->child, NULL, WNOHANG) == 0) {
-		kill(r->child, SIGTERM);
-		waitpid(r->child, NULL, 0);
-	}
-	r->child_done = true;
-}
-
-static int on_timeout(struct loop *l, int fd, void *arg)
-{
-	loop_stop(l);
-	return 0;
 }
 
 /* ---- providers ----------------------------------------------------------- */
@@ -312,82 +216,74 @@ static void detach_all(struct run *r)
 	r->natt = 0;
 }
 
-int run_main(const struct prog *prog, const struct run_opts *o)
+struct run *run_new(const struct prog *prog, const struct run_opts *o)
 {
-	struct run r = { .prog = prog, .o = o, .release_fd = -1 };
-	int status = TK_EXIT_OK;
+	struct run *r = xcalloc(1, sizeof(*r));
 
-	r.vm = vm_new(prog, &o->lim);
-	r.loop = loop_new();
-	if (!r.loop) {
-		pr_err("cannot create the event loop: %s", strerror(errno));
-		vm_free(r.vm);
-		return TK_EXIT_RUNTIME;
+	r->prog = prog;
+	r->o = o;
+	r->vm = vm_new(prog, &o->lim);
+	if (!r->vm) {
+		free(r);
+		return NULL;
 	}
-	r.state = PROV_STARTING;
-	if (o->cmd && start_cmd(&r) < 0) {
-		status = TK_EXIT_RUNTIME;
-		goto out_loop;
-	}
-	if (o->cmd)
-		vm_set_target(r.vm, r.child);
-	else if (o->target)
-		vm_set_target(r.vm, o->target);
-	if (o->target) {
-		int err = loop_watch_pid(r.loop, o->target, on_target_exit, &r);
+	r->state = PROV_STARTING;
+	if (o->target)
+		vm_set_target(r->vm, o->target);
+	return r;
+}
 
-		if (err < 0) {
-			pr_err("cannot watch process %d: %s", (int)o->target,
-			       strerror(-err));
-			status = TK_EXIT_RUNTIME;
-			goto out_cmd;
-		}
-	}
-	if (r.child && loop_watch_pid(r.loop, r.child, on_target_exit, &r) < 0) {
-		pr_err("cannot watch the command: %s", strerror(errno));
-		status = TK_EXIT_RUNTIME;
-		goto out_cmd;
-	}
-	if (attach_all(&r) < 0) {
-		if (r.error)
-			pr_err("%s", r.error);
-		status = TK_EXIT_RUNTIME;
-		goto out_detach;
-	}
-	phase_all(&r, PROV_PHASE_BEGIN);
-	if (r.state == PROV_STARTING)
-		r.state = PROV_RUNNING;
-	if (!r.exiting) {
-		ready_announce();
-		release_cmd(&r);
-		if (o->time_limit > 0)
-			loop_timer(r.loop, (uint64_t)o->time_limit * 1000, 0,
-				   on_timeout, &r);
-		loop_run(r.loop);
-	}
+int run_attach(struct run *r, struct loop *l)
+{
+	r->loop = l;
+	return attach_all(r);
+}
+
+int run_begin(struct run *r)
+{
+	phase_all(r, PROV_PHASE_BEGIN);
+	if (r->state == PROV_STARTING)
+		r->state = PROV_RUNNING;
+	return r->exiting ? 1 : 0;
+}
+
+void run_end(struct run *r)
+{
 	/* recording stops now; records still buffered when a signal, -T or
 	 * the target's exit ended the loop happened before it, and are
 	 * handled first (after exit() or an error, none is) */
-	if (r.state == PROV_RUNNING)
-		phase_all(&r, PROV_PHASE_DRAIN);
-	r.exiting = false;
-	if (r.state == PROV_RUNNING || r.state == PROV_STARTING)
-		r.state = PROV_STOPPING;
-	phase_all(&r, PROV_PHASE_END);
-	phase_all(&r, PROV_PHASE_ERROR);
-out_detach:
-	detach_all(&r);
-	run_flush(&r);
-	if (r.errors) {
-		fprintf(stderr, "WARNING: Number of errors: %ld, skipped "
-			"probes: %ld\n", r.errors, r.skipped);
-		status = TK_EXIT_RUNTIME;
+	if (r->state == PROV_RUNNING)
+		phase_all(r, PROV_PHASE_DRAIN);
+	r->exiting = false;
+	if (r->state == PROV_RUNNING || r->state == PROV_STARTING)
+		r->state = PROV_STOPPING;
+	phase_all(r, PROV_PHASE_END);
+	phase_all(r, PROV_PHASE_ERROR);
+}
+
+int run_finish(struct run *r)
+{
+	if (!r->finished) {
+		r->finished = true;
+		detach_all(r);
+		run_flush(r);
+		if (r->errors)
+			fprintf(stderr, "WARNING: Number of errors: %ld, skipped "
+				"probes: %ld\n", r->errors, r->skipped);
 	}
-out_cmd:
-	end_cmd(&r);
-out_loop:
-	loop_free(r.loop);
-	vm_free(r.vm);
-	free(r.error);
-	return status;
+	return r->errors ? TK_EXIT_RUNTIME : TK_EXIT_OK;
+}
+
+void run_free(struct run *r)
+{
+	if (!r)
+		return;
+	vm_free(r->vm);
+	free(r->error);
+	free(r);
+}
+
+const char *run_error_msg(const struct run *r)
+{
+	return r->error;
 }

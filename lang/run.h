@@ -3,17 +3,20 @@
 #define TAPKIT_LANG_RUN_H
 
 /*
- * The run-time driver of a compiled script: the VM, the event loop, the
- * providers' attach/detach, the session states of stap (starting, running,
- * stopping, error) that decide which probes may fire, the target process
- * of -c/-x, the -T limit, and the buffered output.
+ * The run-time state of a compiled script: the VM, the providers'
+ * attach/detach, the session states of stap (starting, running, stopping,
+ * error) that decide which probes may fire, and the buffered output.  The
+ * command's skeleton (tool_run()) owns the event loop, signals, the -c
+ * command, -T and the order; it calls, as stap's module init/exit:
  *
- * Order of a run (stap's module init/exit):
- *   attach every provider; begin probes (state starting); release the -c
- *   command; loop (state running) until exit(), a signal, -T, the target's
- *   exit or an error; end probes (state stopping; skipped after an error);
- *   error probes (state error); detach; "WARNING: Number of errors: N,
- *   skipped probes: M" when there were errors; exit status 1 if so.
+ *   run_attach()  every provider (setup)
+ *   run_begin()   begin probes (state starting), then state running; the
+ *                 skeleton releases the -c command and loops until exit(),
+ *                 a signal, -T, the target's exit or an error
+ *   run_end()     buffered records, end probes (state stopping; skipped
+ *                 after an error), error probes (state error)
+ *   run_finish()  detach; "WARNING: Number of errors: N, skipped probes:
+ *                 M" when there were errors: exit status 1 if so
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -28,9 +31,7 @@ struct prov_probe;
 
 struct run_opts {
 	FILE *out;		/* script output: stdout or -o FILE */
-	long time_limit;	/* -T SECS, 0: none */
-	pid_t target;		/* -x PID, 0: none */
-	const char *cmd;	/* -c CMD, NULL: none */
+	pid_t target;		/* target(): -x PID or the -c command's, 0: none */
 	struct vm_limits lim;	/* -D MAXACTION=... */
 	long maxerrors;		/* -D MAXERRORS (0: the first error ends) */
 	unsigned long buffer_kb; /* -s: per-CPU ring size, 0: the kernel's */
@@ -40,8 +41,20 @@ struct run_opts {
 
 struct run;
 
-/* Run @prog to its end; returns the exit status (0, or 1 after errors). */
-int run_main(const struct prog *prog, const struct run_opts *o);
+/* The run of @prog (its VM; nothing attached yet), or NULL with errno
+ * when the VM refuses the program's limits.  Free with run_free(). */
+struct run *run_new(const struct prog *prog, const struct run_opts *o);
+/* Attach every provider, their fds in @l.  0, or -errno after saying why. */
+int run_attach(struct run *r, struct loop *l);
+/* The begin probes.  0: go on to the loop; 1: the run already ends
+ * (exit() or an error). */
+int run_begin(struct run *r);
+/* After the loop: the records still buffered, the end and error probes. */
+void run_end(struct run *r);
+/* Detach, flush, report the errors: the exit status (0, or 1 after
+ * errors).  Safe after a partial run_attach(), and more than once. */
+int run_finish(struct run *r);
+void run_free(struct run *r);
 
 /* ---- for providers ----------------------------------------------------- */
 
@@ -82,5 +95,8 @@ void run_stop(struct run *r);
  */
 void run_error(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void run_warn(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The reason run_error() kept (the first), or NULL: for the command to
+ * print when run_attach() failed. */
+const char *run_error_msg(const struct run *r);
 
 #endif

@@ -9,6 +9,7 @@
 #include "common/json.h"
 #include "common/log.h"
 #include "common/opt.h"
+#include "tool/probe_tool.h"
 #include "tool/tool.h"
 
 /*

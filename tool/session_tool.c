@@ -17,7 +17,7 @@ int session_tool_drain(struct tool *t)
 void session_tool_summary(struct tool *t)
 {
 	session_report_lost(*t->session);
-	if (t->json)
+	if (t->opt.json)
 		session_json_summary(*t->session, stdout);
 }
 

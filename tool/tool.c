@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tool_run(): the order every command follows.  Commands never exit from the
- * middle of tracing: errors unwind through teardown, and the atexit hook
- * covers die() and a second Ctrl-C.
+ * tool_run(): the order every command follows (see tool.h).  Commands never
+ * exit from the middle of tracing: errors unwind through teardown, and the
+ * atexit hook covers die() and a second Ctrl-C.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,19 +13,24 @@
 
 #include "common/log.h"
 #include "common/loop.h"
+#include "common/opt.h"
 #include "common/ready.h"
 #include "tool/tool.h"
 
 static struct tool *running;
 static struct loop *running_loop;
 
+/* The tool's teardown, then the -c command's end: once, whichever path. */
 static void teardown_once(void)
 {
 	struct tool *t = running;
 
 	running = NULL;
-	if (t && t->teardown)
+	if (!t)
+		return;
+	if (t->teardown)
 		t->teardown(t);
+	child_end(&t->child);
 }
 
 void tool_stop(void)
@@ -48,10 +53,12 @@ void tool_flush_batch(void *unused)
 	tool_flush();
 }
 
-/*
- * $TAPKIT_READY_FILE names a file created once tracing is live, so a script
- * can start its workload only then (systemd's READY=1, as a file).
- */
+static void own_option(void *ctx, int key, const char *arg)
+{
+	struct tool *t = ctx;
+
+	t->option(t, key, arg);
+}
 
 static int on_duration(struct loop *l, int fd, void *arg)
 {
@@ -62,6 +69,16 @@ static int on_duration(struct loop *l, int fd, void *arg)
 static int on_target_exit(struct loop *l, int fd, void *arg)
 {
 	pr_info("target process %d exited", ((struct tool *)arg)->target);
+	loop_stop(l);
+	return 0;
+}
+
+static int on_command_exit(struct loop *l, int fd, void *arg)
+{
+	struct tool *t = arg;
+
+	child_reap(&t->child, false);
+	pr_info("command %d exited", t->child.pid);
 	loop_stop(l);
 	return 0;
 }
@@ -80,10 +97,105 @@ static int on_interval(struct loop *l, int fd, void *arg)
 	return 0;
 }
 
-int tool_run(struct tool *t)
+/*
+ * -c CMD: forked before setup (its PID scopes the sources: its process
+ * tree), watched through a pidfd, released once tracing is live.
+ */
+static int start_command(struct tool *t, struct loop *l)
 {
+	char msg[256];
+	int err;
+
+	err = child_spawn(&t->child, t->opt.command, msg, sizeof(msg));
+	if (err) {
+		pr_err("cannot run '%s': %s", t->opt.command, msg);
+		return err;
+	}
+	t->opt.pid = t->child.pid;
+	t->opt.tree = true;
+	err = loop_watch_pid(l, t->child.pid, on_command_exit, t);
+	if (err < 0) {
+		pr_err("cannot watch the command: %s", strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+/* setup -> begin -> loop -> end -> drain -> summary; the status (the
+ * command's own, t->status, is added after teardown). */
+static int trace(struct tool *t, struct loop *l)
+{
+	pid_t target;
+	int err;
+
+	if (t->opt.command && start_command(t, l) < 0)
+		return TK_EXIT_RUNTIME;
+	if (t->setup(t, l) < 0)
+		return TK_EXIT_RUNTIME;
+	if (t->opt.duration > 0)
+		loop_timer(l, t->opt.duration * 1000, 0, on_duration, t);
+	if (t->interval_secs > 0 && t->interval)
+		loop_timer(l, t->interval_secs * 1000, t->interval_secs * 1000,
+			   on_interval, t);
+	target = t->target;
+	if (!target && !t->opt.command)
+		target = t->opt.pid ? t->opt.pid : t->opt.tid;
+	if (target > 0) {
+		t->target = target;
+		err = loop_watch_pid(l, target, on_target_exit, t);
+		if (err == -ESRCH) {
+			pr_err("process %d is gone", target);
+			return TK_EXIT_RUNTIME;
+		}
+	}
+	err = t->begin ? t->begin(t) : 0;
+	if (err < 0)
+		return TK_EXIT_RUNTIME;
+	if (err == 0) {
+		ready_announce();
+		if (t->opt.command && (err = child_release(&t->child)) < 0) {
+			pr_err("cannot start the command: %s", strerror(-err));
+			return TK_EXIT_RUNTIME;
+		}
+		err = loop_run(l);
+		if (err < 0 && err != -EPIPE) {
+			pr_err("event loop failed: %s", strerror(-err));
+			return TK_EXIT_RUNTIME;
+		}
+	}
+	if (t->end)
+		t->end(t);
+	if (loop_broken_pipe(l))
+		return TK_EXIT_OK;
+	if (t->drain && t->drain(t) < 0)
+		return TK_EXIT_RUNTIME;
+	if (t->summary)
+		t->summary(t);
+	tool_flush();
+	/* a tracing tool ends with its command, and says how that went */
+	if (t->opt.command && t->child.reaped && !t->summarises)
+		return child_exit_code(&t->child);
+	return TK_EXIT_OK;
+}
+
+int tool_run(struct tool *t, int argc, char **argv)
+{
+	static bool hooked;
+	struct tool_cli cli = {
+		.usage = t->usage, .shared = t->shared, .own = t->options,
+		.option = own_option, .ctx = t,
+	};
 	struct loop *l;
-	int err, status = TK_EXIT_OK;
+	int ind, status;
+
+	ind = tool_options_parse(argc, argv, &cli, &t->opt);
+	if (t->check) {
+		if (t->check(t, argc, argv, ind) < 0)
+			return TK_EXIT_RUNTIME;
+	} else if (ind < argc)
+		usage_error("unexpected argument '%s'", argv[ind]);
+	if (t->list)
+		return t->list(t);
 
 	l = loop_new();
 	if (!l) {
@@ -92,43 +204,15 @@ int tool_run(struct tool *t)
 	}
 	running = t;
 	running_loop = l;
-	atexit(teardown_once);
+	if (!hooked)
+		atexit(teardown_once);
+	hooked = true;
 
-	err = t->setup(t, l);
-	if (err < 0) {
-		status = TK_EXIT_RUNTIME;
-		goto out_teardown;
-	}
-	if (t->duration > 0)
-		loop_timer(l, t->duration * 1000, 0, on_duration, t);
-	if (t->interval_secs > 0 && t->interval)
-		loop_timer(l, t->interval_secs * 1000, t->interval_secs * 1000,
-			   on_interval, t);
-	if (t->target > 0) {
-		err = loop_watch_pid(l, t->target, on_target_exit, t);
-		if (err == -ESRCH) {
-			pr_err("process %d is gone", t->target);
-			status = TK_EXIT_RUNTIME;
-			goto out_teardown;
-		}
-	}
-	ready_announce();
+	status = trace(t, l);
 
-	err = loop_run(l);
-	if (err < 0 && err != -EPIPE) {
-		pr_err("event loop failed: %s", strerror(-err));
-		status = TK_EXIT_RUNTIME;
-	}
-	if (!loop_broken_pipe(l) && t->drain && t->drain(t) < 0)
-		status = TK_EXIT_RUNTIME;
-	if (!loop_broken_pipe(l)) {
-		if (t->summary)
-			t->summary(t);
-		tool_flush();
-	}
-
-out_teardown:
 	teardown_once();
+	if (status == TK_EXIT_OK)
+		status = t->status;
 	running_loop = NULL;
 	loop_free(l);
 	return status;

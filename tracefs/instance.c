@@ -58,6 +58,7 @@ void scope_perf(const struct session *s, struct perf_scope *scope)
 {
 	scope->tids = s->ntids ? s->tids : NULL;
 	scope->ntids = s->ntids;
+	scope->tree = s->o.tree;
 }
 
 static int setup_instance(struct session *s)

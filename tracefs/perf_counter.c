@@ -77,6 +77,7 @@ struct perf_group {
 	struct slots sl;
 	int *leader;		/* per slot; < 0 when its thread was gone */
 	bool inherit;
+	bool tree;		/* inherited by children too */
 };
 
 struct perf_group *perf_group_open(const struct perf_scope *scope)
@@ -102,8 +103,9 @@ struct perf_group *perf_group_open(const struct perf_scope *scope)
 		return NULL;
 	}
 	g->inherit = scope && scope->tids;
+	g->tree = g->inherit && scope->tree;
 	attr.inherit = g->inherit;
-	attr.inherit_thread = g->inherit;
+	attr.inherit_thread = g->inherit && !g->tree;
 	g->leader = xcalloc(g->sl.n, sizeof(int));
 	for (i = 0; i < g->sl.n; i++)
 		g->leader[i] = -1;	/* not opened: nothing to close */
@@ -201,7 +203,8 @@ struct perf_counter *perf_counter_open(int id, const struct perf_scope *scope,
 	}
 	c = xcalloc(1, sizeof(*c));
 	attr.inherit = group ? group->inherit : scope && scope->tids;
-	attr.inherit_thread = attr.inherit;
+	attr.inherit_thread = attr.inherit &&
+		!(group ? group->tree : scope && scope->tree);
 	for (i = 0; i < sl->n; i++) {
 		int lead = group ? group->leader[i] : -1;
 		int fd;

@@ -8,6 +8,7 @@
  * tracepoint or a dynamic event of ours) either on every CPU, or on a
  * process's threads.
  */
+#include <stdbool.h>
 #include <sys/types.h>
 
 /* Where a perf source attaches. */
@@ -16,6 +17,7 @@ struct perf_scope {
 	int ntids;		/* threads of the target; children inherit
 				 * only threads (inherit_thread) where the
 				 * kernel has it */
+	bool tree;		/* children (the process tree) too */
 };
 
 /* Raise RLIMIT_NOFILE to its hard limit (many counters need many fds). */

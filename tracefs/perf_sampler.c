@@ -165,7 +165,7 @@ struct perf_sampler *perf_sampler_open(int id, const struct perf_scope *scope,
 	attr.wakeup_watermark = pages * sysconf(_SC_PAGESIZE) / 4;
 	if (threads) {
 		attr.inherit = 1;
-		attr.inherit_thread = 1;
+		attr.inherit_thread = !scope->tree;
 	}
 
 	ncpus = online_cpus(&cpus);

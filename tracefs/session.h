@@ -70,6 +70,8 @@ struct session_opts {
 					 * "-b/--buffer-kb" */
 	pid_t pid;			/* only this process (all its threads) */
 	pid_t tid;			/* only this thread */
+	bool tree;			/* with pid: its children too, the
+					 * process tree (-c CMD) */
 	bool ordered;			/* records in timestamp order */
 	int wakeup_percent;		/* wake the reader at this fill; 0: at once */
 	/* with wakeup_percent 0, wait this long after a wake-up before the

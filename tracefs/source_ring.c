@@ -127,7 +127,7 @@ static void tracked(const struct tk_event *ev, void *arg)
 
 	if (comm_track_event(&rs->comm, ev))
 		return;
-	if (rs->src.s->o.pid > 0)
+	if (rs->src.s->o.pid > 0 && !rs->src.s->o.tree)
 		scoped(ev, rs);
 	else
 		rs->fn(ev, rs->arg);
@@ -137,14 +137,15 @@ static long ring_drain_src(struct source *src, tk_event_fn fn, void *arg)
 {
 	struct ring_source *rs = rsrc(src);
 	const struct session_opts *o = &src->s->o;
-	bool wrap = rs->track_comm || o->pid > 0;
+	bool scope = o->pid > 0 && !o->tree;	/* -c: the whole tree */
+	bool wrap = rs->track_comm || scope;
 
 	if (!rs->ring)
 		return 0;
 	rs->fn = fn;
 	rs->arg = arg;
 	return ring_drain(rs->ring, o->ordered,
-			  rs->track_comm ? tracked : o->pid > 0 ? scoped : fn,
+			  rs->track_comm ? tracked : scope ? scoped : fn,
 			  wrap ? (void *)rs : arg);
 }
 

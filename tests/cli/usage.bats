@@ -117,3 +117,49 @@ expect_usage_error() {
 	[ "$status" -eq 1 ]
 	[[ "$stderr" == *"tracing needs root"* ]]
 }
+
+@test "every command: the shared options' long names in --help are the suite's" {
+	local -A want=(
+		[-p]="-p, --pid PID" [-d]="-d, --duration SECS" [-j]="-j, --json"
+		[-h]="-h, --help" [-c]="-c, --command CMD" [-T]="-T, --timestamp"
+		[-x]="-x, --failed" [-n]="-n, --name NAME" [-t]="-t, --tid TID"
+	)
+	local -A takes=(
+		[tpoint]="-p -t -d -j -h -c" [uprobe]="-p -t -d -j -h -c"
+		[kprobe]="-p -t -d -j -h -c" [syscount]="-p -x -d -j -h -c"
+		[execsnoop]="-T -x -n -d -j -h -c" [killsnoop]="-p -n -x -T -d -j -h -c"
+		[opensnoop]="-p -t -T -x -n -d -j -h -c" [funccount]="-p -d -T -j -h -c"
+		[funclatency]="-p -d -T -j -h -c"
+	)
+	for t in "${TOOLS[@]}"; do
+		run --separate-stderr "$t" --help
+		for o in ${takes[$t]}; do
+			[[ "$output" == *"  ${want[$o]}"* ]] || { echo "# $t --help lacks '${want[$o]}'"; false; }
+		done
+	done
+}
+
+@test "every command: the long names of older versions still work" {
+	# parsed up to the bad -d, so the spellings before it were taken
+	expect_usage_error "-d must be between 1 and 31536000: '0'" execsnoop --time --fails -d 0
+	expect_usage_error "-d must be between 1 and 31536000: '0'" syscount --failures -d 0
+	expect_usage_error "-d must be between 1 and 31536000: '0'" opensnoop --timestamp --failed -d 0
+	expect_usage_error "-d must be between 1 and 31536000: '0'" killsnoop --time --failures -d 0
+	expect_usage_error "-d must be between 1 and 31536000: '0'" funccount --timestamp -d 0 x
+	expect_usage_error "-d must be between 1 and 31536000: '0'" tpoint --tid 1 -d 0 a:b
+}
+
+@test "every tracing command: -c with -p (or -t) is a usage error" {
+	for t in tpoint uprobe kprobe syscount killsnoop opensnoop funccount funclatency; do
+		expect_usage_error "-c and -p cannot be used together" "$t" -c true -p 1
+		expect_usage_error "-c and -p cannot be used together" "$t" --pid 1 --command true
+		expect_usage_error "option '-c' needs an argument" "$t" -c
+		expect_usage_error "empty command for -c" "$t" -c ''
+	done
+	for t in tpoint uprobe kprobe opensnoop; do
+		expect_usage_error "-c and -t cannot be used together" "$t" -c true -t 1
+	done
+	expect_usage_error "-c and -x cannot be used together" tapkit -c true -x 1 -e 'probe begin {}'
+	expect_usage_error "-v and -c cannot be used together" tpoint -v -c true sched:sched_switch
+	expect_usage_error "invalid option '-c'" tplist -c true
+}

@@ -271,5 +271,21 @@ import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if json.loads(l).get("pid") == int(sys.argv[2])]
 assert len(rows) == 1 and rows[0]["args"] == [sys.argv[3], "\x1b[31mred", "a\nb"], rows
 PY
+
+@test "execsnoop: -c shows exactly its command's execs, and exits with its status" {
+	local sh_pid
+	start_cmd_tool execsnoop -c "/bin/sh -c 'read x; $PROBE one; $PROBE two; exit 7'"
+	"$PROBE" other		# traced, but not the command's
+	release_cmd
+	wait_tool || true	# ends with the command, with its status
+	[ "$TOOL_RC" -eq 7 ] || { show_output; false; }
+	# the command itself, then its two children, nothing else
+	[ "$(awk 'NR > 1' "$OUT" | wc -l)" -eq 3 ] || { show_output; false; }
+	sh_pid=$(awk 'NR == 2 && $1 == "sh" && $4 == 0 { print $2 }' "$OUT")
+	[ -n "$sh_pid" ] || { show_output; false; }
+	grep -Eq "^sh +$sh_pid +$TOOL_PID +0 /bin/sh -c read x; " "$OUT" || { show_output; false; }
+	grep -Eq "^tk-exec-probe +[0-9]+ +$sh_pid +0 $PROBE one\$" "$OUT" || { show_output; false; }
+	grep -Eq "^tk-exec-probe +[0-9]+ +$sh_pid +0 $PROBE two\$" "$OUT" || { show_output; false; }
+	! grep -q other "$OUT" || { show_output; false; }
 	assert_clean
 }

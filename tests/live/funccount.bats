@@ -330,3 +330,14 @@ PY
 	counts_ok "$OUT" 1 000 599 || { show_output; false; }
 	wait_clean "$TOOL_PID" 150
 }
+
+@test "funccount: -c counts its command's process tree only, and exits 0 after the counts" {
+	start_cmd_tool funccount -c "sh -c 'read x; $FNC 2; $FNC 3; exit 5'" "$FNC:tk_fn_00[0-3]"
+	"$FNC" 7			# the same functions, beside the command
+	release_cmd
+	wait_tool			# ends with the command
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+	# tk_fn_I called (I % 4 + 1) * N times by each, N = 2 + 3
+	counts_ok "$OUT" 5 000 003 || { show_output; false; }
+	wait_clean "$TOOL_PID" 20
+}

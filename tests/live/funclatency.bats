@@ -232,3 +232,14 @@ PY
 	[ "$(rows)" = $'65536 131071 7\n131072 262143 1\n262144 524287 3' ] || { show_output; false; }
 	assert_clean
 }
+
+@test "funclatency: -c times its command's calls only, and exits 0 after the histogram" {
+	start_cmd_tool funclatency -m -c "sh -c 'read x; $LAT 2 0; exit 3'" "$LAT:tk_lat_short"
+	"$LAT" 1 0		# traced, but not the command's
+	release_cmd
+	wait_tool		# ends with the command
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+	[ "$(rows)" = '64 127 2' ] || { show_output; false; }
+	[ "$(avg_line msecs | cut -d' ' -f3)" = 2 ] || { show_output; false; }
+	assert_clean
+}

@@ -185,3 +185,21 @@ show_output() {
 	echo "# --- stdout" >&2; sed 's/^/# /' "$OUT" >&2
 	echo "# --- stderr" >&2; sed 's/^/# /' "$ERR" >&2
 }
+
+# start_cmd_tool TOOL ARGS...: like start_tool, for a TOOL run with -c CMD
+# whose stdin is a fifo the test holds ($WL_FD): a command that waits for
+# a byte there (a workload's wait-stdin, a shell's read) starts its work
+# only on release_cmd, after the test has done what it wants beside it.
+start_cmd_tool() {
+	local fifo=$BATS_TEST_TMPDIR/cmdfifo.$RANDOM
+	mkfifo "$fifo"
+	exec {WL_FD}<>"$fifo"
+	start_tool sh -c 'exec "$@" <"$0"' "$fifo" "$@"
+}
+
+# release_cmd: a line for the command of start_cmd_tool, then EOF
+release_cmd() {
+	printf 'x\n' >&"$WL_FD"
+	exec {WL_FD}>&-
+	WL_FD=
+}

@@ -124,3 +124,16 @@ PY
 	[ ! -s "$ERR" ] || { show_output; false; }
 	assert_clean
 }
+
+@test "killsnoop: -c shows exactly the signals its process tree sends, and exits with its status" {
+	local sh_pid
+	start_cmd_tool killsnoop -c "sh -c 'read x; kill -USR1 $TARGET; /bin/kill -USR2 $TARGET; exit 9'"
+	kill -HUP "$TARGET"		# traced, but not the command's
+	release_cmd
+	wait_tool || true		# ends with the command, with its status
+	[ "$TOOL_RC" -eq 9 ] || { show_output; false; }
+	[ "$(awk 'NR > 1' "$OUT" | wc -l)" -eq 2 ] || { show_output; false; }
+	grep -Eq "^[0-9:]{8} +[0-9]+ +sh +10 +$TARGET +0\$" "$OUT" || { show_output; false; }
+	grep -Eq "^[0-9:]{8} +[0-9]+ +kill +12 +$TARGET +0\$" "$OUT" || { show_output; false; }
+	assert_clean
+}

@@ -209,3 +209,16 @@ PY
 	[ "$status" -eq 0 ]
 	assert_clean "$dead"
 }
+
+@test "kprobe: -c traces only its command, and exits with its status" {
+	require_btf
+	start_cmd_tool kprobe -c "$KOPEN wait-stdin $P 3" 'p:do_sys_openat2 filename' "filename == \"$P\""
+	"$KOPEN" "$P" 9			# traced, but not the command
+	release_cmd
+	wait_tool			# ends with the command
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+	[ "$(grep -c 'do_sys_openat2:' "$OUT")" -eq 3 ] || { show_output; false; }
+	assert_clean
+	run --separate-stderr kprobe -c "sh -c 'exit 6'" 'p:do_sys_openat2 filename'
+	[ "$status" -eq 6 ] || { echo "# $stderr"; false; }
+}

@@ -408,3 +408,31 @@ PY
 	[ ! -s "$ERR" ] || { show_output; false; }
 	assert_clean
 }
+
+@test "opensnoop: -c shows exactly its command's opens, and exits with its status" {
+	local other pid
+	MANIFEST=$BATS_TEST_TMPDIR/manifest WL_COMM=opener
+	other=$(mktemp -d /tmp/opensnoop-test.XXXXXX)
+	start_cmd_tool opensnoop -c "sh -c 'exec $OPENER wait-stdin $DIR >$MANIFEST'"
+	"$OPENER" "$other" >/dev/null	# traced, but not the command
+	rm -rf "$other"
+	# as run_opener: the command stays until its opens are read
+	printf x >&"$WL_FD"
+	for _ in $(seq 1 200); do
+		grep -q 'missing/y$' "$MANIFEST" 2>/dev/null && break
+		sleep 0.05
+	done
+	settle 0.5
+	exec {WL_FD}>&-
+	WL_FD=
+	wait_tool			# ends with the command
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+	pid=$(awk '$2 == "opener" { print $1; exit }' "$OUT")
+	[ -n "$pid" ] || { show_output; false; }
+	same_opens "$pid"
+	# one process: the shell that became the opener
+	[ "$(awk -v p="$pid" 'NR > 1 && $1 != p' "$OUT" | wc -l)" -eq 0 ] || { show_output; false; }
+	assert_clean
+	run --separate-stderr opensnoop -c "sh -c 'exit 8'"
+	[ "$status" -eq 8 ] || { echo "# $stderr"; false; }
+}

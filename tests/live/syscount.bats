@@ -180,3 +180,34 @@ PY
 	[ "$(wc -l <"$ERR")" -eq 1 ] || { show_output; false; }
 	assert_clean
 }
+
+@test "syscount: -c counts exactly its command's calls, not those of a concurrent process of the same binary" {
+	start_cmd_tool syscount -c "$SYSLOOP wait-stdin getppid 1000"
+	"$SYSLOOP" getppid 5000		# traced, but not the command
+	release_cmd
+	wait_tool			# ends with the command
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+	grep -Eq '^getppid +1000$' "$OUT" || { show_output; false; }
+	assert_clean
+}
+
+# getppid() calls of `syscount -c CMD`, 0 when it has no row
+getppid_of() {
+	run --separate-stderr syscount -t 1000 -c "$1"
+	[ "$status" -eq 0 ] || { echo "# status $status: $stderr" >&2; return 1; }
+	awk '$1 == "getppid" { n = $2 } END { print n + 0 }' <<<"$output"
+}
+
+@test "syscount: -c counts the command's whole process tree, and exits 0 whatever its status" {
+	local shell all
+	# what the shell itself calls, then the same shell running two children
+	shell=$(getppid_of "sh -c 'exit 3'")
+	all=$(getppid_of "sh -c '$SYSLOOP getppid 300; $SYSLOOP getppid 700; exit 3'")
+	[ "$all" -eq $((shell + 1000)) ] || { echo "# shell $shell, all $all" >&2; false; }
+}
+
+@test "syscount: -c with -p is a usage error" {
+	run --separate-stderr syscount -c true -p 1
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"-c and -p cannot be used together"* ]]
+}

@@ -178,3 +178,17 @@ PY
 	[ "$(wc -l <"$OUT")" -eq 1 ]
 	assert_clean
 }
+
+@test "tpoint: -c prints exactly its command's events, and exits with its status" {
+	start_cmd_tool tpoint -c "$SYSLOOP wait-stdin getppid 300" syscalls:sys_enter_getppid
+	"$SYSLOOP" getppid 1000		# traced, but not the command
+	release_cmd
+	wait_tool			# ends with the command
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+	[ "$(grep -c 'sys_enter_getppid:' "$OUT")" -eq 300 ] || { show_output; false; }
+	# all from one process, the command (argv[0] is wait-stdin's)
+	[ "$(grep -Eo '^ *[^ ]+-[0-9]+ ' "$OUT" | sort -u | wc -l)" -eq 1 ] || { show_output; false; }
+	assert_clean
+	run --separate-stderr tpoint -c "sh -c 'exit 5'" syscalls:sys_enter_getppid
+	[ "$status" -eq 5 ] || { echo "# $stderr"; false; }
+}

@@ -223,3 +223,20 @@ PY
 	[ "$(grep -c 's="after"$' "$OUT")" -eq 3 ] || { show_output; false; }
 	assert_clean
 }
+
+@test "uprobe: -c traces its command's process tree only, and exits with its status" {
+	start_cmd_tool uprobe -c "sh -c 'read x; $UCALL 4 mine; $UCALL 2 mine; exit 4'" "$DEF"
+	"$UCALL" 7 other		# traced, but not the command's
+	release_cmd
+	wait_tool || true		# ends with the command, with its status
+	[ "$TOOL_RC" -eq 4 ] || { show_output; false; }
+	[ "$(grep -c 'tk_ucall: .* s="mine"$' "$OUT")" -eq 6 ] || { show_output; false; }
+	[ "$(grep -c 'tk_ucall:' "$OUT")" -eq 6 ] || { show_output; false; }
+	assert_clean
+}
+
+@test "uprobe: -c needs TARGET in the definition" {
+	run --separate-stderr uprobe -c true p:tk_ucall
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"no target for 'tk_ucall'"* ]]
+}
