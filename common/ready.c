@@ -27,11 +27,3 @@ int ready_create(char *err, size_t errlen)
 	close(fd);
 	return 0;
 }
-
-void ready_announce(void)
-{
-	char err[512];
-
-	if (ready_create(err, sizeof(err)) < 0)
-		pr_warn("%s", err);
-}

@@ -9,8 +9,4 @@
  * -errno with the reason in @err (@errlen bytes). */
 int ready_create(char *err, size_t errlen);
 
-/* ready_create() for the run skeletons, whose failure is only a warning
- * (printed here: the skeleton's policy, not the library's). */
-void ready_announce(void);
-
 #endif

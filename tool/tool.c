@@ -152,7 +152,11 @@ static int trace(struct tool *t, struct loop *l)
 	if (err < 0)
 		return TK_EXIT_RUNTIME;
 	if (err == 0) {
-		ready_announce();
+		char why[512];
+
+		/* only a warning: tracing is live all the same */
+		if (ready_create(why, sizeof(why)) < 0)
+			pr_warn("%s", why);
 		if (t->opt.command && (err = child_release(&t->child)) < 0) {
 			pr_err("cannot start the command: %s", strerror(-err));
 			return TK_EXIT_RUNTIME;

@@ -271,6 +271,8 @@ import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if json.loads(l).get("pid") == int(sys.argv[2])]
 assert len(rows) == 1 and rows[0]["args"] == [sys.argv[3], "\x1b[31mred", "a\nb"], rows
 PY
+	assert_clean
+}
 
 @test "execsnoop: -c shows exactly its command's execs, and exits with its status" {
 	local sh_pid
