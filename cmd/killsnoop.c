@@ -78,8 +78,7 @@ static int check(struct tool *t, int argc, char **argv, int optind)
 
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
-	if (name && (!*name || strlen(name) > 15 || strpbrk(name, "\"\\\n")))
-		usage_error("invalid process name '%s' (1 to 15 characters)", name);
+	tool_check_comm(name);
 	o->name = name;
 	o->seconds = t->opt.timestamp;
 	o->failed = t->opt.failed;

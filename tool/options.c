@@ -135,3 +135,9 @@ int tool_options_parse(int argc, char **argv, const struct tool_cli *cli,
 		usage_error("-c and -%c cannot be used together", o->pid ? 'p' : 't');
 	return optind;
 }
+
+void tool_check_comm(const char *name)
+{
+	if (name && (!*name || strlen(name) > 15 || strpbrk(name, "\"\\\n")))
+		usage_error("invalid process name '%s' (1 to 15 characters)", name);
+}

@@ -77,4 +77,8 @@ struct tool_cli {
 int tool_options_parse(int argc, char **argv, const struct tool_cli *cli,
 		       struct tool_opts *o);
 
+/* -n NAME as a task name (15 bytes at most, and nothing a kernel filter
+ * string cannot hold): a usage error otherwise; NULL passes. */
+void tool_check_comm(const char *name);
+
 #endif

@@ -7,7 +7,9 @@
  * task that execs or renames itself afterwards would keep its old name:
  * a command started by the tracer showed as "tapkit" for good.  A session
  * with records therefore also records sched:sched_process_exec and
- * task:task_rename (rare events) and updates the cache when they come by,
+ * task:task_rename (rare events; every exec renames the task through
+ * task_rename, with the name the kernel really gave, before its
+ * sched_process_exec) and updates the cache when they come by,
  * in timestamp order: records before an exec show the old name, those
  * after it the new one.  Unless the command asked for those events too,
  * they are not delivered to it.
@@ -63,7 +65,12 @@ bool comm_track_event(struct comm_track *ct, const struct tk_event *ev)
 	const char *base;
 
 	if (ev->id == ct->exec_id) {
-		/* the kernel names the task after the file it ran */
+		/* the exec's task_rename, just before, gave the name the
+		 * kernel chose (an fexecve of /bin/true is "true", though the
+		 * file is /dev/fd/3); the file's base name only stands in for
+		 * it where task_rename cannot be recorded */
+		if (ct->rename_id >= 0)
+			return !ct->deliver_exec;
 		field_str(ev, &ct->exec_file, buf, sizeof(buf));
 		base = strrchr(buf, '/');
 		base = base ? base + 1 : buf;

@@ -125,25 +125,44 @@ static int cmp_tpoint(const void *a, const void *b)
 	return c ? c : strcmp(x->name, y->name);
 }
 
+/*
+ * The events/ directory of the tracing root, opened once: the language
+ * looks up each of stap's 360 syscall probes by name, and two directory
+ * opens per lookup cost more than the lookup.  -errno on failure (not
+ * kept: the next call tries again).
+ */
+static int events_dir(void)
+{
+	static int events = -1;
+	const char *top;
+	int fd, e;
+
+	if (events >= 0)
+		return events;
+	top = tracing_dir();
+	if (!top)
+		return errno == EACCES || errno == EPERM ? -EACCES : -ENODEV;
+	fd = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == EACCES || errno == EPERM ? -EACCES : -ENODEV;
+	e = openat(fd, "events", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (e < 0)
+		e = errno == EACCES || errno == EPERM ? -EACCES : -ENODEV;
+	close(fd);
+	if (e >= 0)
+		events = e;
+	return e;
+}
+
 int tpoints_find(const struct tpoint_query *q, struct tpoint_list *out)
 {
-	const char *top = tracing_dir();
 	size_t first = out->n;
-	int events, err = 0, n = 0;
+	int events = events_dir(), err = 0, n = 0;
 	struct dirent *de;
 	DIR *d;
 
-	if (!top)
-		return errno == EACCES || errno == EPERM ? -EACCES : -ENODEV;
-	events = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (events >= 0) {
-		int e = openat(events, "events", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-		close(events);
-		events = e;
-	}
 	if (events < 0)
-		return errno == EACCES || errno == EPERM ? -EACCES : -ENODEV;
+		return events;
 	if (q->sys && !has_wild(q->sys)) {
 		if (!bad_name(q->sys) && !(q->no_sessions && is_session_group(q->sys)))
 			n = list_system(events, q->sys, q, out);
@@ -162,7 +181,6 @@ int tpoints_find(const struct tpoint_query *q, struct tpoint_list *out)
 	} else {
 		n = err;
 	}
-	close(events);
 	if (n < 0) {
 		while (out->n > first) {
 			out->n--;
