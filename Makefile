@@ -101,8 +101,8 @@ $(T)/tests/helpers/%: tests/helpers/%.c
 $(HELPER_BINS): tests/helpers/wait_stdin.h
 
 # the same workloads linked statically: no shared C library to probe
-STATIC_HELPERS := $(O)/tests/helpers/mutopen-static $(O)/tests/helpers/execer-static
-$(O)/tests/helpers/%-static: tests/helpers/%.c tests/helpers/wait_stdin.h
+STATIC_HELPERS := $(T)/tests/helpers/mutopen-static $(T)/tests/helpers/execer-static
+$(T)/tests/helpers/%-static: tests/helpers/%.c tests/helpers/wait_stdin.h
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) -O2 -g -Wall -static -o $@ $<

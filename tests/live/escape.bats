@@ -110,6 +110,7 @@ PY
 	start_tool killsnoop -j -p "$WL_PID"
 	release_workload
 	wait_tool
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
 	[ "$(lines "$OUT")" -eq 1 ] || { show_output; false; }
 	json_bytes "$OUT" 'rows[0]["comm"]' "$COMM"
 }
@@ -134,6 +135,7 @@ PY
 	WL_PID=$!
 	settle 1
 	stop_tool
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
 	kill "$WL_PID"
 	wait "$WL_PID" || true
 	[ "$(lines "$OUT")" -eq 1 ] || { show_output; false; }
@@ -164,6 +166,7 @@ PY
 	"$RAW" "$COMM"
 	settle
 	stop_tool
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
 	python3 - "$OUT" "$COMM" <<'PY'
 import json, os, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
@@ -196,6 +199,7 @@ odd_binary() {
 	start_tool funccount -j -p "$WL_PID" "$ODD:tk_*"
 	release_workload
 	wait_tool
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
 	json_bytes "$OUT" '[c for c in rows[-1]["counts"] if c["count"] == 2][0]["func"]' "$ODD_NAME"
 }
 
@@ -213,6 +217,7 @@ odd_binary() {
 	start_tool funclatency -j -F -p "$WL_PID" "$ODD:tk_*"
 	release_workload
 	wait_tool
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
 	json_bytes "$OUT" 'rows[-1]["functions"][0]["function"]' "$ODD_NAME"
 }
 
@@ -256,5 +261,6 @@ PY
 	start_tool kprobe -j -p "$WL_PID" 'p:do_sys_openat2 f=+0(%si):string'
 	release_workload
 	wait_tool
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
 	json_bytes "$OUT" '[r for r in rows if r["args"]["f"].startswith("/")][0]["args"]["f"]' "$p"
 }

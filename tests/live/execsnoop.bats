@@ -257,6 +257,7 @@ PY
 	wait "$pid"
 	settle
 	stop_tool
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
 	[ "$(row_of "$pid")" = "$(printf '%-16s %-7d %-7d %3d %s' tk-exec-probe "$pid" "$me" 0 "$PROBE \\e[31mred a\\nb back\\\\slash")" ] ||
 		{ show_output; false; }
 	! grep -q $'\e' "$OUT" || { show_output; false; }
@@ -266,6 +267,7 @@ PY
 	wait "$pid"
 	settle
 	stop_tool
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
 	python3 - "$OUT" "$pid" "$PROBE" <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if json.loads(l).get("pid") == int(sys.argv[2])]

@@ -249,6 +249,7 @@ run_mut() {
 	touch "$DIR/$name"
 	settle
 	stop_tool
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
 	python3 - "$OUT" "$DIR/$name" <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]

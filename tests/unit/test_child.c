@@ -90,10 +90,20 @@ UNIT_TEST(a_command_ignoring_sigterm_is_killed)
 	char err[128];
 	struct child c;
 
-	CHECK_INT(child_spawn(&c, "sh -c 'trap \"\" TERM; exec sleep 30'", err, sizeof(err)), 0);
+	char tdir[] = "/tmp/tk-child-XXXXXX", cmd[256], mark[64];
+	int i;
+
+	CHECK(mkdtemp(tdir) != NULL);
+	snprintf(mark, sizeof(mark), "%s/trapped", tdir);
+	snprintf(cmd, sizeof(cmd), "sh -c 'trap \"\" TERM; : > %s; exec sleep 30'", mark);
+	CHECK_INT(child_spawn(&c, cmd, err, sizeof(err)), 0);
 	CHECK_INT(child_release(&c), 0);
-	usleep(200 * 1000);	/* the trap set */
+	for (i = 0; i < 500 && access(mark, F_OK); i++)	/* the trap set */
+		usleep(10 * 1000);
+	CHECK_INT(access(mark, F_OK), 0);
 	child_end(&c);
+	unlink(mark);
+	rmdir(tdir);
 	CHECK(c.reaped);
 	CHECK_INT(child_exit_code(&c), 128 + SIGKILL);
 }
