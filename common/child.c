@@ -82,6 +82,7 @@ int child_release(struct child *c)
 
 	if (c->release_fd < 0)
 		return 0;
+	errno = 0;
 	if (write(c->release_fd, "x", 1) != 1)
 		err = errno ? -errno : -EIO;
 	close(c->release_fd);

@@ -188,6 +188,9 @@ static int attach_all(struct run *r)
 		if (pv->attach && (err = pv->attach(r, list, n,
 						     &r->att[r->natt].state)) < 0) {
 			r->natt++;
+			if (!r->error)	/* said nothing: say at least this */
+				run_error(r, "cannot attach %s probes: %s",
+					  pv->name, strerror(-err));
 			break;
 		}
 		r->att[r->natt++].ok = true;

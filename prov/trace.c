@@ -536,7 +536,14 @@ static int attach_probe(struct tstate *st, struct prov_probe *p)
 		return -errno;
 	t->s = ts->s;
 	if (o && same_filter(o->filter, p->filter)) {
-		by_id_add(ts, format_event_id(t->sys, t->name), p);
+		int id = format_event_id(t->sys, t->name);
+
+		if (id < 0) {
+			run_error(st->run, "tracepoint %s:%s is gone: %s", t->sys,
+				  t->name, strerror(-id));
+			return id;
+		}
+		by_id_add(ts, id, p);
 		return 0;
 	}
 	tp = session_add(ts->s, t->sys, t->name, TP_RECORD, p->filter);

@@ -159,6 +159,11 @@ void comms_snapshot(struct comms *c, pid_t pid)
 	closedir(proc);
 }
 
+pid_t comms_exited(const struct comms *c, const struct tk_event *ev)
+{
+	return ev->id == c->exit_id ? (pid_t)field_int(ev, &c->exit_pid) : 0;
+}
+
 const char *comms_get(struct comms *c, struct session *s, pid_t tid)
 {
 	struct name *nm = hmap_get(c->names, (uint64_t)tid, false);

@@ -46,6 +46,9 @@ void comms_snapshot(struct comms *c, pid_t pid);
 
 /* Follow @ev; true when it was one of ours (the caller may ignore it). */
 bool comms_record(struct comms *c, const struct tk_event *ev);
+/* The task @ev says has exited (its sched_process_exit), else 0: for the
+ * caller's own per-task state. */
+pid_t comms_exited(const struct comms *c, const struct tk_event *ev);
 
 /* The name of @tid at the last record handled; @s's lookup (/proc, then
  * the kernel's saved names) for a task never seen. */

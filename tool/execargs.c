@@ -360,6 +360,13 @@ void execargs_record(const struct tk_event *ev, void *arg)
 		pid_t parent = task_cache_tgid((pid_t)field_int(ev, &ea->fork_parent));
 
 		*(pid_t *)hmap_get(ea->parent, (uint64_t)child, true) = parent;
+	} else {
+		pid_t gone = comms_exited(ea->comms, ev);
+
+		/* forks of a long run must not pile up; an exec still held
+		 * for its argv keeps its parent until it is reported */
+		if (gone && !hmap_get(ea->held, (uint64_t)gone, false))
+			hmap_del(ea->parent, (uint64_t)gone);
 	}
 	if (comms_record(ea->comms, ev))
 		return;

@@ -47,6 +47,11 @@ int session_filter(struct session *s, struct tp *tp, const char *filter,
 		return 0;
 	}
 	err = errno ? errno : EINVAL;
+	if (err != EINVAL) {	/* not the filter: the file itself */
+		session_errorf(s, "cannot write the filter of %s:%s: %s",
+			       tp->system, tp->name, strerror(err));
+		return -err;
+	}
 	instance_kernel_reason(s, why, sizeof(why));
 	session_errorf(s, "filter '%s' rejected by the kernel: %s", filter,
 		       why[0] ? why : strerror(err));

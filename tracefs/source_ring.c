@@ -24,6 +24,9 @@ struct ring_source {
 	struct pace pace;
 	struct comm_track comm;		/* renames seen in the records */
 	bool track_comm;
+	/* records of other thread groups than -p's are dropped (-p with
+	 * set_event_pid also admits children; -c wants its whole tree) */
+	bool scope;
 	tk_event_fn fn;			/* the session's callback */
 	void *arg;
 };
@@ -127,7 +130,7 @@ static void tracked(const struct tk_event *ev, void *arg)
 
 	if (comm_track_event(&rs->comm, ev))
 		return;
-	if (rs->src.s->o.pid > 0 && !rs->src.s->o.tree)
+	if (rs->scope)
 		scoped(ev, rs);
 	else
 		rs->fn(ev, rs->arg);
@@ -137,15 +140,14 @@ static long ring_drain_src(struct source *src, tk_event_fn fn, void *arg)
 {
 	struct ring_source *rs = rsrc(src);
 	const struct session_opts *o = &src->s->o;
-	bool scope = o->pid > 0 && !o->tree;	/* -c: the whole tree */
-	bool wrap = rs->track_comm || scope;
+	bool wrap = rs->track_comm || rs->scope;
 
 	if (!rs->ring)
 		return 0;
 	rs->fn = fn;
 	rs->arg = arg;
 	return ring_drain(rs->ring, o->ordered,
-			  rs->track_comm ? tracked : scope ? scoped : fn,
+			  rs->track_comm ? tracked : rs->scope ? scoped : fn,
 			  wrap ? (void *)rs : arg);
 }
 
@@ -220,5 +222,6 @@ struct source *ring_source_new(struct session *s)
 	rs->src.ops = &ring_ops;
 	rs->src.s = s;
 	rs->pace.fd = -1;
+	rs->scope = s->o.pid > 0 && !s->o.tree;
 	return &rs->src;
 }
