@@ -10,6 +10,7 @@
 
 #include "common/hmap.h"
 #include "common/log.h"
+#include "common/task.h"
 #include "tool/comms.h"
 #include "tracefs/format.h"
 #include "tracefs/session.h"
@@ -111,32 +112,16 @@ bool comms_record(struct comms *c, const struct tk_event *ev)
 /* /proc/PID/task/TID/comm of every thread of @pid not named by a record yet. */
 static void snapshot_process(struct comms *c, const char *pid)
 {
-	char path[600], buf[64];
-	struct dirent *t;
-	DIR *task;
+	pid_t *tids = NULL;
+	char buf[64];
+	int n, i;
 
-	snprintf(path, sizeof(path), "/proc/%s/task", pid);
-	task = opendir(path);
-	if (!task)
-		return;
-	while ((t = readdir(task))) {
-		pid_t tid = (pid_t)strtol(t->d_name, NULL, 10);
-		FILE *f;
-		size_t n;
-
-		if (tid <= 0 || hmap_get(c->names, (uint64_t)tid, false))
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/task/%s/comm", pid, t->d_name);
-		f = fopen(path, "re");
-		if (!f)
-			continue;
-		n = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-		if (n && buf[n - 1] == '\n')
-			n--;
-		set(c, tid, buf, n);
-	}
-	closedir(task);
+	n = task_threads((pid_t)strtol(pid, NULL, 10), &tids);
+	for (i = 0; i < n; i++)
+		if (!hmap_get(c->names, (uint64_t)tids[i], false) &&
+		    !task_comm(tids[i], buf, sizeof(buf)))
+			set(c, tids[i], buf, strlen(buf));
+	free(tids);
 }
 
 void comms_snapshot(struct comms *c, pid_t pid)
