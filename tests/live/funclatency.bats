@@ -157,7 +157,12 @@ avg_line() {
 	kill -0 "$OTHER_PID"	# the workload is still running
 	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
 	[ $(( (t1 - t0) / 1000000 )) -ge 1000 ] && [ $(( (t1 - t0) / 1000000 )) -lt 5000 ]
-	[ "$(rows | awk '{ print $1, $2 }')" = '64 127' ] || { show_output; false; }
+	# each call sleeps 70.4 ms, so none is measured below 64; a call the
+	# machine kept from running for 57 ms more (a loaded VM under TCG)
+	# lands one bucket up, but not most of them
+	[ "$(rows | head -1 | awk '{ print $1, $2 }')" = '64 127' ] || { show_output; false; }
+	[ "$(rows | awk '$1 == 64 { n = $3 } { t += $3 } END { print (n * 5 >= t * 4) }')" = 1 ] ||
+		{ show_output; false; }
 	n=$(avg_line msecs | cut -d' ' -f3)
 	[ "$n" -ge 5 ] && [ "$n" -le 16 ] || { show_output; false; }
 	assert_clean
