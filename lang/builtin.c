@@ -93,6 +93,7 @@ CTX_FN(b_egid, PROV_CTX_EGID)
 CTX_FN(b_execname, PROV_CTX_EXECNAME)
 CTX_FN(b_cpu, PROV_CTX_CPU)
 CTX_FN(b_probefunc, PROV_CTX_PROBEFUNC)
+CTX_FN(b_is_return, PROV_CTX_IS_RETURN)
 
 static int b_pp(struct vm *vm, struct lang_val *a, int n,
 		struct lang_val *ret, char *buf)
@@ -484,7 +485,7 @@ const struct builtin builtin_table[] = {
 	{ "ppfunc", S, 0, { 0 }, b_probefunc, NULL },
 	{ "probefunc", S, 0, { 0 }, b_probefunc, NULL },
 	{ "target", L, 0, { 0 }, b_target, NULL },
-	{ "is_return", L, 0, { 0 }, b_zero, NULL },
+	{ "is_return", L, 0, { 0 }, b_is_return, NULL },
 	/* time */
 	{ "gettimeofday_s", L, 0, { 0 }, b_tod_s, NULL },
 	{ "gettimeofday_ms", L, 0, { 0 }, b_tod_ms, NULL },

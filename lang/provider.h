@@ -34,6 +34,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/tpath.h"
 #include "lang/ast.h"
 
 struct diag;
@@ -58,6 +59,7 @@ enum prov_ctx {
 	PROV_CTX_EXECNAME,	/* string */
 	PROV_CTX_CPU,
 	PROV_CTX_PROBEFUNC,	/* string */
+	PROV_CTX_IS_RETURN,	/* is_return(): a return probe */
 	PROV_CTX_COUNT_
 };
 
@@ -90,6 +92,39 @@ struct prov_var {
 	int array;		/* > 0: a char array of that length: $x[i] is
 				 * a long, $x a string */
 	int idx;		/* the provider's own index, given to fetch() */
+	const char *ctype;	/* its C type for -L ("struct foo *"), or
+				 * NULL; valid as long as the probe */
+};
+
+/*
+ * What a target expression asks of a provider's target() hook: a root
+ * (a variable, or a raw operand from register(), int_arg()...), an
+ * optional @cast, and the path after it (common/tpath.h).
+ *
+ *	$p->a[2]			root "p", path ->a [2]
+ *	@cast($t, "task_struct")->pid	root "t", cast "task_struct", path ->pid
+ *	@var("counter@prog.c")		root "counter@prog.c", is_global
+ *	register("rax"), int_arg(2)	raw REG "rax", raw ARG 2
+ */
+enum prov_raw {
+	PROV_RAW_NONE,
+	PROV_RAW_REG,		/* register("rax"), u_register(): @root */
+	PROV_RAW_ARG,		/* int_arg(N)...: the ABI's Nth argument */
+	PROV_RAW_RETVAL,	/* returnval(): the return register */
+	PROV_RAW_IP,		/* uaddr(), addr(): the probed address */
+};
+
+struct prov_target {
+	const char *root;	/* the name without '$'; raw REG: the register */
+	enum prov_raw raw;
+	int raw_arg;		/* PROV_RAW_ARG: 1-based */
+	const char *raw_type;	/* raw: "s32", "u32", "s64", "u64" */
+	bool is_global;		/* @var("name[@file]"): a global by name */
+	struct tpath pre;	/* with cast_type: the path to the pointer */
+	const char *cast_type;	/* @cast(..., "type"): "task_struct",
+				 * "struct foo", NULL without a cast */
+	const char *cast_module;/* @cast's third argument, or NULL */
+	struct tpath path;
 };
 
 /*
@@ -131,6 +166,8 @@ struct prov_probe {
 	int count_global;
 	char *count_key;
 	bool sync;		/* reads counted globals: sync before it runs */
+	bool stacks;		/* its handler uses a stack built-in: the
+				 * provider records callchains (stack()) */
 	void *data;		/* the provider's; freed by prov->free_probe */
 };
 
@@ -182,6 +219,39 @@ struct provider {
 	 */
 	int (*var)(const struct prov_probe *p, const char *name,
 		   struct prov_var *out);
+
+	/**
+	 * target() - resolve a target expression of a handler of @p into
+	 * a variable the kernel fetches when the probe fires (member
+	 * chains, array elements, casts, registers; common/tpath.h), to
+	 * be read with fetch() like var()'s.  Providers with no types
+	 * leave it NULL and only var() is asked.
+	 * Return: 0 with @out filled; -ENOENT when @p has no such
+	 * variable (elab says so); any other -errno with the reason in
+	 * @err ("no member 'x' in 'struct foo'", "'n' is optimized out
+	 * at 0x401136", "index must be a constant").
+	 */
+	int (*target)(struct prov_probe *p, const struct prov_target *t,
+		      struct prov_var *out, char *err, size_t errlen);
+
+	/**
+	 * entry() - for @ret, a return probe, a new probe at the entry of
+	 * the same function(s), for @entry(expr): elab gives it a handler
+	 * that saves expr per thread.  The provider must deliver the
+	 * entry's events before the return's of the same thread.  NULL
+	 * (or a NULL return) when the point has no entry: @entry is then
+	 * an error.
+	 */
+	struct prov_probe *(*entry)(const struct prov_probe *ret);
+
+	/**
+	 * stack() - the callchain recorded with event @ev of a probe with
+	 * p->stacks set: @pcs holds *@nk kernel addresses then *@nu user
+	 * addresses, innermost first, valid while the handler runs.
+	 * Return: 0, or -ENOENT when none was recorded.  May be NULL.
+	 */
+	int (*stack)(const struct prov_probe *p, void *ev,
+		     const uint64_t **pcs, size_t *nk, size_t *nu);
 
 	/**
 	 * deref() - have @p read memory at the address variable @var holds
