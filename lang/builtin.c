@@ -109,13 +109,6 @@ static int b_target(struct vm *vm, struct lang_val *a, int n,
 	return 0;
 }
 
-static int b_zero(struct vm *vm, struct lang_val *a, int n,
-		  struct lang_val *ret, char *buf)
-{
-	ret->l = 0;
-	return 0;
-}
-
 /* ---- time ------------------------------------------------------------- */
 
 static int64_t clock_ns(clockid_t id)
