@@ -301,8 +301,10 @@ static int list_probes(struct opts *o, struct diag *d,
 			struct prov_var v[128];
 			size_t k, nv = p->prov->vars(p, v, 128);
 
+			/* the C type where the provider knows it, as stap */
 			for (k = 0; k < nv && k < 128; k++)
 				printf(" $%s:%s", esc_str(v[k].name),
+				       v[k].ctype ? esc_str(v[k].ctype) :
 				       v[k].type == AST_T_STRING ? "string" :
 				       v[k].array > 0 ? "char[]" : "long");
 		}

@@ -79,6 +79,7 @@ struct elab_func {
 	size_t nparams;
 	bool used;		/* reachable from a probe */
 	bool resolved;
+	bool stacks;		/* uses a stack built-in, itself or below */
 	int index;
 };
 
@@ -94,6 +95,9 @@ struct elab_probe {
 	char *cond_filter;	/* the leading condition in ftrace syntax, or NULL */
 	bool cond_dropped;	/* the provider took it: not in body any more */
 	bool synthetic;		/* global display: not in -p2 listings */
+	/* statements the symbols pass appends to the body after resolving
+	 * it (@entry's cleanup); empty after it */
+	struct { struct ast_stmt **v; size_t n, cap; } tail;
 };
 
 struct elab_opts {
