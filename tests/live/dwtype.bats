@@ -8,7 +8,7 @@
 load helpers
 
 FIX=$TAPKIT_TOP/build/tests/fixtures
-PROBE=$TAPKIT_TOP/build/tests/dwtype_probe
+PROBE=$TAPKIT_TOP/${TAPKIT_BUILD:-build}/tests/dwtype_probe
 
 setup() {
 	require_root
