@@ -281,7 +281,9 @@ static int step_member(struct dwwalk *w, struct dwobj *o, const char *name)
 	if (!dwt_peel(&o->type, &p))
 		return fail(w, -EINVAL, "'%s' is void: it has no member '%s'",
 			    w->what, name);
-	if (!o->dim && dwarf_tag(&p) == DW_TAG_pointer_type) {
+	if (!o->dim && (dwarf_tag(&p) == DW_TAG_pointer_type ||
+			dwarf_tag(&p) == DW_TAG_reference_type ||
+			dwarf_tag(&p) == DW_TAG_rvalue_reference_type)) {
 		bool v = !dwt_type_of(&p, &pointee);
 		Dwarf_Die pp;
 
