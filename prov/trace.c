@@ -130,6 +130,7 @@ char *trace_str_buf(struct tprobe *t, int idx)
 
 static void fill_var(const struct tk_field *f, int idx, struct prov_var *v)
 {
+	memset(v, 0, sizeof(*v));
 	v->name = f->name;
 	v->idx = idx;
 	v->array = 0;
