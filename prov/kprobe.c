@@ -329,12 +329,14 @@ static size_t kprobe_vars(const struct prov_probe *p, struct prov_var *out,
 			continue;
 		out[n] = (struct prov_var){ .name = k->params[i].name,
 			.type = AST_T_LONG, .idx = -1,
-			.ctype = k->params[i].ctype };
+			.ctype = k->params[i].ctype, .flags = PROV_VAR_PARAM |
+			(strchr(k->params[i].ctype, '*') ? PROV_VAR_HEX : 0) };
 		n++;
 	}
 	if (k->ret && k->retctype && n < max)
 		out[n++] = (struct prov_var){ .name = "return", .type = AST_T_LONG,
-			.idx = -1, .ctype = k->retctype };
+			.idx = -1, .ctype = k->retctype, .flags = PROV_VAR_RETURN |
+			(strchr(k->retctype, '*') ? PROV_VAR_HEX : 0) };
 	return n;
 }
 
@@ -456,6 +458,41 @@ static int raw_value(const char *loc, const char *type, struct tval *v)
 	return 0;
 }
 
+/*
+ * The read of @kind at the value of @src plus @off (user_string($x),
+ * kernel_long($p->next + 8)): one fetch arg dereferencing @src's.
+ */
+static int read_at(const struct tval *src, int64_t off, enum prov_mem kind,
+		   struct tval *v)
+{
+	static const char *const type[] = {
+		[PROV_MEM_USTRING] = "ustring", [PROV_MEM_KSTRING] = "string",
+		[PROV_MEM_ULONG] = "s64", [PROV_MEM_UINT] = "s32",
+		[PROV_MEM_KLONG] = "s64", [PROV_MEM_KINT] = "s32",
+	};
+	bool user = kind == PROV_MEM_ULONG || kind == PROV_MEM_UINT;
+	bool str = kind == PROV_MEM_USTRING || kind == PROV_MEM_KSTRING;
+	int64_t o;
+
+	memset(v, 0, sizeof(*v));
+	if (src->kind != TVAL_LONG || src->nargs != 1)
+		return -EINVAL;
+	o = off + src->add;
+	v->args = xcalloc(1, sizeof(*v->args));
+	v->nargs = 1;
+	v->args[0].name = xstrdup("a0");
+	v->args[0].loc = xasprintf("%c%s%" PRIu64 "(%s)", o < 0 ? '-' : '+',
+				   user ? "u" : "",
+				   o < 0 ? 0 - (uint64_t)o : (uint64_t)o,
+				   src->args[0].loc);
+	snprintf(v->args[0].type, sizeof(v->args[0].type), "%s", type[kind]);
+	v->args[0].size = kind == PROV_MEM_UINT || kind == PROV_MEM_KINT ? 4 : 8;
+	v->args[0].is_signed = true;
+	v->kind = str ? TVAL_STRING : TVAL_LONG;
+	v->ctype = xstrdup(str ? "char*" : "long");
+	return 0;
+}
+
 static int kprobe_target(struct prov_probe *p, const struct prov_target *t,
 			 struct prov_var *out, char *err, size_t errlen)
 {
@@ -533,7 +570,21 @@ static int kprobe_target(struct prov_probe *p, const struct prov_target *t,
 		v = pre;
 	}
 	key_path(&key, &t->path);
-	idx = add_var(k, fmt_sb_str(&key), t->root, &v, entry);
+	if (t->deref) {
+		struct tval r;
+
+		ret = read_at(&v, t->deref_off, t->deref_kind, &r);
+		tval_release(&v);
+		if (ret < 0) {
+			fmt_sb_release(&key);
+			return errmsg(err, errlen, -EINVAL, "the value is not an "
+				      "address");
+		}
+		v = r;
+		fmt_sb_addf(&key, " %s%+" PRId64, t->deref_fn ? t->deref_fn : "read",
+			    t->deref_off);
+	}
+	idx = add_var(k, fmt_sb_str(&key), t->root ? t->root : "raw", &v, entry);
 	fmt_sb_release(&key);
 	fill_out(k, idx, out);
 	return 0;
@@ -554,38 +605,17 @@ static int kprobe_deref(struct prov_probe *p, const struct prov_var *var,
 			int64_t off, enum prov_mem kind, const char *fn,
 			struct prov_var *out)
 {
-	static const char *const type[] = {
-		[PROV_MEM_USTRING] = "ustring", [PROV_MEM_KSTRING] = "string",
-		[PROV_MEM_ULONG] = "s64", [PROV_MEM_UINT] = "s32",
-		[PROV_MEM_KLONG] = "s64", [PROV_MEM_KINT] = "s32",
-	};
 	struct kprobe *k = p->data;
 	const struct kvar *src;
-	bool user = kind == PROV_MEM_ULONG || kind == PROV_MEM_UINT;
-	bool str = kind == PROV_MEM_USTRING || kind == PROV_MEM_KSTRING;
-	struct tval v = { 0 };
+	struct tval v;
 	char *key;
-	int64_t o;
 	int idx;
 
 	if (var->idx < 0 || var->idx >= k->nvars)
 		return -EINVAL;
 	src = &k->vars[var->idx];
-	if (src->v.kind != TVAL_LONG || src->v.nargs != 1)
+	if (read_at(&src->v, off, kind, &v) < 0)
 		return -EINVAL;
-	o = off + src->v.add;
-	v.args = xcalloc(1, sizeof(*v.args));
-	v.nargs = 1;
-	v.args[0].name = xstrdup("a0");
-	v.args[0].loc = xasprintf("%c%s%" PRIu64 "(%s)", o < 0 ? '-' : '+',
-				  user ? "u" : "",
-				  o < 0 ? 0 - (uint64_t)o : (uint64_t)o,
-				  src->v.args[0].loc);
-	snprintf(v.args[0].type, sizeof(v.args[0].type), "%s", type[kind]);
-	v.args[0].size = kind == PROV_MEM_UINT || kind == PROV_MEM_KINT ? 4 : 8;
-	v.args[0].is_signed = true;
-	v.kind = str ? TVAL_STRING : TVAL_LONG;
-	v.ctype = xstrdup(str ? "string" : "long");
 	key = xasprintf("%s(%s)%+" PRId64, fn, src->key, off);
 	idx = add_var(k, key, src->name, &v, src->entry);
 	free(key);
