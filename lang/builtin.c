@@ -557,6 +557,7 @@ bool builtin_uses_stack(const struct builtin *b)
 		"backtrace", "ubacktrace", "print_backtrace",
 		"print_ubacktrace", "sprint_backtrace", "sprint_ubacktrace",
 		"print_ubacktrace_fileline", "sprint_ubacktrace_fileline",
+		"print_ubacktrace_brief",
 		"callers", "ucallers",
 	};
 	size_t i;

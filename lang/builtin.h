@@ -4,19 +4,12 @@
 
 /*
  * The built-in functions kept in files of their own, for builtin.c's
- * table (lang/backend.h), and what the elaborator asks of them.
+ * table (lang/backend.h; builtin_uses_stack() there names those of them
+ * that read the event's callchain).
  */
 #include <stdbool.h>
 
 #include "lang/backend.h"
-
-/**
- * builtin_uses_stack() - true when @b reads the callchain of the event
- * (backtrace(), print_ubacktrace()...): its probe must record callchains
- * (prov_probe.stacks).  symname(), print_ustack(str)... take addresses
- * and do not.
- */
-bool builtin_uses_stack(const struct builtin *b);
 
 /* Free what the stack built-ins kept for run @vm (symbols of the processes
  * seen); before vm_free().  NULL-safe. */

@@ -398,19 +398,3 @@ SYM_FN(bstack_symdata, false, SYM_DATA)
 SYM_FN(bstack_usymname, true, SYM_SYMBOL)
 SYM_FN(bstack_usymdata, true, SYM_DATA)
 SYM_FN(bstack_usymfileline, true, SYM_FILELINE)
-
-bool builtin_uses_stack(const struct builtin *b)
-{
-	static const builtin_fn fns[] = {
-		bstack_backtrace, bstack_ubacktrace, bstack_sprint_backtrace,
-		bstack_sprint_ubacktrace, bstack_print_backtrace,
-		bstack_print_ubacktrace, bstack_print_ubacktrace_brief,
-		bstack_print_ubacktrace_fileline,
-	};
-	size_t i;
-
-	for (i = 0; b && b->fn && i < sizeof(fns) / sizeof(fns[0]); i++)
-		if (b->fn == fns[i])
-			return true;
-	return false;
-}

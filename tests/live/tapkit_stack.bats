@@ -143,3 +143,25 @@ probe end { printf(\"pid %d\\n\", p); foreach (k in s) { printf(\"%s\\n\", k); p
 	[ "$output" = "<no kernel backtrace at $GETPPID>" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
 }
+
+@test "-p2 and -p3 say the probe is fed by perf samples with callchains" {
+	run --separate-stderr tapkit -p2 -e "probe $GETPPID { print_ubacktrace() } probe $GETPPID { n++ }"
+	[ "$status" = 0 ] || { show_run; false; }
+	[[ "$output" =~ "mechanism: perf_event samples of tracepoint syscalls:sys_enter_getppid with callchains" ]]
+	[[ "$output" =~ "mechanism: records of tracepoint syscalls:sys_enter_getppid from our tracefs instance" ]]
+	run --separate-stderr tapkit -p3 -e "probe $GETPPID { print_ubacktrace() }"
+	[ "$status" = 0 ] || { show_run; false; }
+	[[ "$output" =~ "# syscalls:sys_enter_getppid: perf_event samples with callchains (perf_event_open(2)), nothing written to tracefs" ]]
+	[[ ! "$output" =~ "sys_enter_getppid/enable" ]]
+}
+
+@test "a probe with stacks beside one without on the same tracepoint: each fires once" {
+	run_pid tapkit -c "$PROG main" -e "
+global n, m
+probe $GETPPID { if (pid() == target()) { n++; s = ubacktrace() } }
+probe $GETPPID { if (pid() == target()) m++ }
+probe end { printf(\"%d %d\\n\", n, m) }"
+	[ "$status" = 0 ] || { show_run; false; }
+	[ "$output" = "1 1" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
