@@ -147,3 +147,46 @@ probe kernel.function("tapkit_no_such_fn_*").return { print(1) }'
 	grep -qE "^child $child $child \S+\$" "$OUT" || { show_output; false; }
 	assert_clean
 }
+
+@test "tapkit kernel: print_backtrace() in a kernel function starts at that function" {
+	require_kprobes
+	[ "$(awk 'NR == 1 { print $1 }' /proc/kallsyms)" != 0000000000000000 ] ||
+		skip "requires: readable /proc/kallsyms"
+	run_pid tapkit -c "$KOPEN $P 2" -e 'probe kernel.function("do_sys_openat2") {
+	if (pid() == target() && user_string($filename) == @1) { print_backtrace(); exit() } }' "$P"
+	[ "$status" -eq 0 ] || { echo "$output" "$stderr" >&2; false; }
+	[[ "${lines[0]}" =~ ^\ 0xffffffff[0-9a-f]+\ :\ do_sys_openat2\+0x[0-9a-f]+/0x[0-9a-f]+\ \[kernel\]$ ]] ||
+		{ echo "$output" >&2; false; }
+	[[ "$output" =~ " : do_syscall_64+0x" ]] || { echo "$output" >&2; false; }
+	no_leftovers "$RUN_PID"
+}
+
+@test "tapkit kernel: kernel.statement(\"func+0\") and kprobe.function read raw arguments" {
+	require_kprobes
+	run_pid tapkit -c "$KOPEN $P 2" -e 'probe kernel.statement("do_sys_openat2+0") {
+	if (pid() == target() && user_string(pointer_arg(2)) == @1)
+		printf("stmt %d %s\n", int_arg(1), probefunc())
+}
+probe kprobe.function("do_sys_openat2").return {
+	if (pid() == target())
+		printf("kret %d\n", returnval())
+}' "$P"
+	[ "$status" -eq 0 ] || { echo "$output" "$stderr" >&2; false; }
+	[ "$(grep -cx 'stmt -100 do_sys_openat2' <<<"$output")" -eq 2 ] || { echo "$output" >&2; false; }
+	[ "$(grep -cx 'kret 3' <<<"$output")" -ge 2 ] || { echo "$output" >&2; false; }
+	no_leftovers "$RUN_PID"
+	run_pid tapkit -e 'probe kprobe.function("do_sys_openat2") { print($dfd) }'
+	[ "$status" -eq 1 ]
+	[[ "${stderr_lines[0]}" == "<input>:1:49: error: no target variable '\$dfd' in probe 'kprobe.function(\"do_sys_openat2\")'" ]] ||
+		{ echo "$stderr" >&2; false; }
+}
+
+@test "tapkit kernel: module(\"m\").function lists the module's functions typed by its BTF" {
+	require_kprobes
+	local m=9pnet
+	[ -r "/sys/kernel/btf/$m" ] || skip "requires: module $m loaded, with BTF"
+	run_pid tapkit -L "module(\"$m\").function(\"p9_client_create\")"
+	[ "$status" -eq 0 ] || { echo "$output" "$stderr" >&2; false; }
+	[[ "$output" == "module(\"$m\").function(\"p9_client_create\") \$dev_name:const char* \$options:char*" ]] ||
+		{ echo "$output" >&2; false; }
+}
