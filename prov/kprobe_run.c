@@ -167,7 +167,6 @@ static int add_events(struct kstate *st, struct prov_probe *const *probes,
 {
 	struct session_probe *v = xcalloc(2 * n + 1, sizeof(*v));
 	struct prov_probe **owner = xcalloc(2 * n + 1, sizeof(*owner));
-	bool *entry = xcalloc(2 * n + 1, sizeof(*entry));
 	char **args = xcalloc(2 * n + 1, sizeof(*args));
 	struct tp **tps;
 	size_t i, m = 0;
@@ -219,7 +218,6 @@ static int add_events(struct kstate *st, struct prov_probe *const *probes,
 				.addr = k->addr, .args = *args[base + e] ?
 				args[base + e] + 1 : NULL };
 			owner[base + e] = owner[i];
-			entry[base + e] = true;
 			e++;
 		}
 		etps = xcalloc(e + 1, sizeof(*etps));
@@ -248,7 +246,6 @@ out:
 	free(args);
 	free(v);
 	free(owner);
-	free(entry);
 	return err;
 }
 
