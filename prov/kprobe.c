@@ -109,10 +109,13 @@ static int module_funcs(const char *m, const char *pat, struct kfunc_list *out)
 	return 0;
 }
 
-/* "kernel needs kprobes": one error naming the missing feature. */
+/* "kernel needs kprobes": one error naming the missing feature; an
+ * optional point (`?`, `!`) is then left out, as stap does. */
 static int no_kprobes(const struct prov_env *env, const struct ast_pp *pp,
 		      const char *what)
 {
+	if (pp->optional)
+		return 0;
 	diag_error(env->diag, pp->loc, "%s needs kprobes, which this kernel "
 		   "does not have (no kprobe_events in tracefs)", what);
 	return -1;

@@ -49,6 +49,11 @@ no_leftovers() {
 	[ "$status" -eq 1 ]
 	[ "${stderr_lines[0]}" = "<input>:1:7: error: kprobe.function needs kprobes, which this kernel does not have (no kprobe_events in tracefs)" ]
 	no_leftovers "$RUN_PID"
+	# an optional point is left out, as stap does
+	run_pid tapkit -e 'probe kernel.function("vfs_read")? { print(1) } probe begin { print("ok\n"); exit() }'
+	[ "$status" -eq 0 ]
+	[ "$output" = ok ]
+	no_leftovers "$RUN_PID"
 }
 
 @test "tapkit kernel: a pattern that matches nothing is a located error, kprobes or not" {
