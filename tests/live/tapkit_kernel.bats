@@ -196,3 +196,15 @@ probe kprobe.function("do_sys_openat2").return {
 	[[ "$output" == "module(\"$m\").function(\"p9_client_create\") \$dev_name:const char* \$options:char*" ]] ||
 		{ echo "$output" >&2; false; }
 }
+
+@test "tapkit kernel: @entry() in a .return keeps a value computed at entry, per call" {
+	require_kprobes
+	run_pid tapkit -c "$KOPEN $P 3" -e 'probe kernel.function("do_sys_openat2").return {
+	if (pid() == target() && @entry(user_string($filename)) == @1)
+		printf("%d %d %d\n", @entry($dfd + 1), $return, @entry(tid()) == tid())
+}' "$P"
+	[ "$status" -eq 0 ] || { echo "$output" "$stderr" >&2; false; }
+	[ "$(grep -cx -- '-99 3 1' <<<"$output")" -eq 3 ] || { echo "$output" >&2; false; }
+	[ "${#lines[@]}" -eq 3 ]
+	no_leftovers "$RUN_PID"
+}
