@@ -380,6 +380,7 @@ static void fill_out(const struct kprobe *k, int idx, struct prov_var *out)
 	out->array = 0;
 	out->type = kv->v.kind == TVAL_LONG ? AST_T_LONG : AST_T_STRING;
 	out->ctype = kv->v.ctype;
+	out->flags = kv->v.nargs == 1 && kv->v.args[0].is_ptr ? PROV_VAR_HEX : 0;
 }
 
 /* A key naming a path: "p->a[3]$" */
