@@ -15,5 +15,8 @@ extern const struct provider *const prov_all[];
 extern const struct provider prov_basic;
 /* trace.c: kernel.trace("system:event"), with trace_mem.c's memory reads */
 extern const struct provider prov_trace;
+/* kprobe.c: kernel.function, module().function, kprobe.function,
+ * kernel.statement, through kprobes, typed by BTF (common/kbtf.c) */
+extern const struct provider prov_kprobe;
 
 #endif
