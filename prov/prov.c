@@ -9,6 +9,7 @@
 #include "prov/prov.h"
 
 const struct provider *const prov_all[] = {
+	&prov_perf,		/* before basic: it claims timer.profile */
 	&prov_basic,
 	&prov_trace,
 	NULL,

@@ -16,4 +16,7 @@ extern const struct provider prov_basic;
 /* trace.c: kernel.trace("system:event"), with trace_mem.c's memory reads */
 extern const struct provider prov_trace;
 
+/* perf.c: timer.profile, perf.sw/hw/type(T).config(C) sampling */
+extern const struct provider prov_perf;
+
 #endif
