@@ -348,10 +348,12 @@ static int perf_target(struct prov_probe *p, const struct prov_target *t,
 		       struct prov_var *out, char *err, size_t errlen)
 {
 	(void)p;
-	(void)err;
-	(void)errlen;
 	if (t->raw != PROV_RAW_IP)
 		return -ENOENT;
+	if (t->deref || t->path.nsteps) {
+		snprintf(err, errlen, "a perf sample holds no memory to read");
+		return -EINVAL;
+	}
 	memset(out, 0, sizeof(*out));
 	out->name = "ip";
 	out->type = AST_T_LONG;

@@ -12,5 +12,6 @@ const struct provider *const prov_all[] = {
 	&prov_perf,		/* before basic: it claims timer.profile */
 	&prov_basic,
 	&prov_trace,
+	&prov_procs,
 	NULL,
 };

@@ -18,5 +18,7 @@ extern const struct provider prov_trace;
 
 /* perf.c: timer.profile, perf.sw/hw/type(T).config(C) sampling */
 extern const struct provider prov_perf;
+/* procs.c: process.begin/end, process.thread.begin/end, on a path or PID */
+extern const struct provider prov_procs;
 
 #endif
