@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "common/tpath.h"
 #include "lang/ast.h"
@@ -198,6 +199,10 @@ struct prov_list {
 struct prov_env {
 	struct diag *diag;	/* report located errors here */
 	bool listing;		/* -l/-L: expand wildcards, do not fail */
+	/* -c's program or -x's executable, for a bare process.function();
+	 * NULL without -c/-x */
+	const char *target_exe;
+	pid_t target_pid;	/* -x's PID, 0 otherwise */
 };
 
 struct provider {
