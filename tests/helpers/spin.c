@@ -8,6 +8,7 @@
  *	cpu_us=N	the CPU time the whole process used (getrusage)
  *	faults=N	its page faults (minor + major) so far
  *	touch_faults=N	the faults of the page loop alone
+ *	burn=0xADDR	where spin_burn() is in memory
  *
  * `spin MS PAGES child` does the page loop in a child process instead and
  * prints the child's PID and the page faults of its whole life, from
@@ -89,10 +90,10 @@ int main(int argc, char **argv)
 	if (pages)
 		touched = spin_touch(pages);
 	getrusage(RUSAGE_SELF, &ru);
-	n = snprintf(buf, sizeof(buf), "cpu_us=%lld\nfaults=%ld\ntouch_faults=%ld\n",
+	n = snprintf(buf, sizeof(buf), "cpu_us=%lld\nfaults=%ld\ntouch_faults=%ld\nburn=%#lx\n",
 		     (long long)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000LL +
 		     ru.ru_utime.tv_usec + ru.ru_stime.tv_usec,
-		     ru.ru_minflt + ru.ru_majflt, touched);
+		     ru.ru_minflt + ru.ru_majflt, touched, (unsigned long)spin_burn);
 	/* write(2): no stdio buffer to fault in after the count */
 	if (write(1, buf, n) != n)
 		return 1;

@@ -23,7 +23,7 @@ show_run() {
 
 # value KEY: KEY=N from $output
 value() {
-	printf '%s\n' "$output" | sed -n "s/^$1=\([0-9-]*\)\$/\1/p"
+	printf '%s\n' "$output" | sed -n "s/^$1=\([0-9a-fx-]*\)\$/\1/p"
 }
 
 # within N EXPECTED PERCENT: N is EXPECTED +/- PERCENT% (and +/- 2)
@@ -167,5 +167,22 @@ probe perf.hw.instructions.sample(100000) { next }'
 	run_pid tapkit -e 'probe perf.sw.cpu_clock.process { next }'
 	[ "$status" -eq 1 ] || { show_run; false; }
 	[[ "$stderr" == *'perf.sw.cpu_clock.sample(1000000).process samples target()'"'"'s process: give -c CMD or -x PID'* ]] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit perf: uaddr() in timer.profile is the sampled instruction, mostly in spin_burn()" {
+	local size
+	size=$(nm -S "$SPIN" | awk '$4 == "spin_burn" { print $2 }')
+	[ -n "$size" ] || skip "requires: nm (binutils)"
+	run_pid tapkit -c "$SPIN 400" -e 'global a
+probe timer.profile { if (pid() == target()) a[uaddr()]++ }
+probe end { foreach (k in a) printf("ip %d %d\n", k, a[k]) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	local burn in all
+	burn=$(printf '%d' "$(value burn)")
+	read -r in all < <(printf '%s\n' "$output" | awk -v lo="$burn" -v hi="$((burn + 0x$size))" '
+		$1 == "ip" { all += $3; if ($2 >= lo && $2 < hi) n += $3 } END { print n + 0, all + 0 }')
+	# the loop is spin_burn()'s; the rest is clock_gettime() in the kernel
+	[ "$all" -gt 50 ] && [ $(( in * 100 / all )) -ge 70 ] || { echo "# $in of $all in spin_burn" >&2; show_run; false; }
 	assert_clean "$RUN_PID"
 }
