@@ -27,6 +27,7 @@
  * to the program's file name (15 bytes).
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
@@ -206,7 +207,7 @@ static int parse_suffixes(const struct prov_env *env, const struct ast_pp *pp,
 /* Does this machine have the event?  A trial perf_event_open() on
  * ourselves; without the privilege to try, assume it does. */
 static int check_event(const struct prov_env *env, const struct ast_pp *pp,
-		       const struct pprobe *pr)
+		       const struct pprobe *pr, bool quiet)
 {
 	int err;
 
@@ -215,6 +216,8 @@ static int check_event(const struct prov_env *env, const struct ast_pp *pp,
 	err = perf_sampler_check(&pr->spec);
 	if (!err || err == -EACCES || err == -EPERM)
 		return 0;
+	if (quiet)
+		return -1;
 	if (pr->spec.type == PERF_TYPE_HARDWARE &&
 	    (err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV))
 		diag_error(env->diag, pp->loc, "this machine has no hardware "
@@ -264,13 +267,67 @@ static int expand_profile(const struct prov_env *env, const struct ast_pp *pp,
 	return 1;
 }
 
+/*
+ * perf.sw.NAME and perf.hw.NAME, NAME a wildcard too (perf.sw.*): one
+ * probe per event; a wildcard leaves out the events this machine lacks.
+ */
+static int expand_named(const struct prov_env *env, const struct ast_pp *pp,
+			struct prov_list *out)
+{
+	bool sw = prov_comp_is(pp, 1, "sw");
+	const struct evname *names = sw ? sw_events : hw_events, *ev;
+	const char *want = pp->ncomps >= 3 ? pp->comps[2].name : NULL;
+	bool wild = want && strpbrk(want, "*?[");
+	char text[PATH_MAX + 128], list[512];
+	struct prov_probe *p;
+	struct pprobe *pr;
+	int n = 0;
+
+	if (!want || pp->comps[2].arg ||
+	    (!wild && !find_name(names, want))) {
+		list_names(list, sizeof(list), names);
+		diag_error(env->diag, want ? pp->comps[2].loc : pp->loc,
+			   "unknown perf.%s event%s%s: one of %s", sw ? "sw" : "hw",
+			   want ? " " : "", want ? want : "", list);
+		return -1;
+	}
+	for (ev = names; ev->name; ev++) {
+		if (wild ? fnmatch(want, ev->name, 0) : strcmp(want, ev->name))
+			continue;
+		pr = xcalloc(1, sizeof(*pr));
+		pr->spec.type = sw ? PERF_TYPE_SOFTWARE : PERF_TYPE_HARDWARE;
+		pr->spec.config = ev->config;
+		snprintf(text, sizeof(text), "perf.%s.%s", sw ? "sw" : "hw", ev->name);
+		pr->event = xasprintf("%s %s", sw ? "software" : "hardware", ev->name);
+		if (parse_suffixes(env, pp, 3, pr, text, sizeof(text)) < 0) {
+			pprobe_free(pr);
+			return -1;
+		}
+		if (check_event(env, pp, pr, wild) < 0) {
+			pprobe_free(pr);
+			if (wild)
+				continue;
+			return -1;
+		}
+		p = prov_probe_new(&prov_perf, text, PROV_RUNNING);
+		p->data = pr;
+		prov_list_push(out, p);
+		n++;
+	}
+	if (!n && !env->listing && !pp->optional) {
+		diag_error(env->diag, pp->comps[2].loc, "no perf.%s event of this "
+			   "machine matches '%s'", sw ? "sw" : "hw", want);
+		return -1;
+	}
+	return n;
+}
+
 static int perf_expand(const struct prov_env *env, const struct ast_pp *pp,
 		       struct prov_list *out)
 {
-	const struct evname *names = NULL, *ev;
 	struct pprobe *pr;
 	struct prov_probe *p;
-	char text[PATH_MAX + 128], list[512];
+	char text[PATH_MAX + 128];
 	size_t i;
 	int64_t t, c;
 
@@ -284,27 +341,10 @@ static int perf_expand(const struct prov_env *env, const struct ast_pp *pp,
 			   "perf.sw.NAME, perf.hw.NAME or perf.type(T).config(C)");
 		return -1;
 	}
+	if (prov_comp_is(pp, 1, "sw") || prov_comp_is(pp, 1, "hw"))
+		return expand_named(env, pp, out);
 	pr = xcalloc(1, sizeof(*pr));
-	if (prov_comp_is(pp, 1, "sw") || prov_comp_is(pp, 1, "hw")) {
-		bool sw = prov_comp_is(pp, 1, "sw");
-
-		names = sw ? sw_events : hw_events;
-		pr->spec.type = sw ? PERF_TYPE_SOFTWARE : PERF_TYPE_HARDWARE;
-		list_names(list, sizeof(list), names);
-		if (pp->ncomps < 3 || pp->comps[2].arg ||
-		    !(ev = find_name(names, pp->comps[2].name))) {
-			diag_error(env->diag, pp->ncomps < 3 ? pp->loc :
-				   pp->comps[2].loc, "unknown perf.%s event%s%s: "
-				   "one of %s", sw ? "sw" : "hw",
-				   pp->ncomps < 3 ? "" : " ",
-				   pp->ncomps < 3 ? "" : pp->comps[2].name, list);
-			goto fail;
-		}
-		pr->spec.config = ev->config;
-		snprintf(text, sizeof(text), "perf.%s.%s", sw ? "sw" : "hw", ev->name);
-		pr->event = xasprintf("%s %s", sw ? "software" : "hardware", ev->name);
-		i = 3;
-	} else if (prov_comp_is(pp, 1, "type")) {
+	if (prov_comp_is(pp, 1, "type")) {
 		if (!prov_comp_num(pp, 1, &t) || t < 0 || t > UINT32_MAX) {
 			diag_error(env->diag, pp->comps[1].loc, "perf.type needs "
 				   "a perf_event type number: perf.type(1)");
@@ -331,7 +371,7 @@ static int perf_expand(const struct prov_env *env, const struct ast_pp *pp,
 		goto fail;
 	}
 	if (parse_suffixes(env, pp, i, pr, text, sizeof(text)) < 0 ||
-	    check_event(env, pp, pr) < 0)
+	    check_event(env, pp, pr, false) < 0)
 		goto fail;
 	p = prov_probe_new(&prov_perf, text, PROV_RUNNING);
 	p->data = pr;
