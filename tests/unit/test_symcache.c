@@ -243,6 +243,56 @@ UNIT_TEST(jit_map_in_the_process_root)
 	symcache_free(c);
 }
 
+/* The executable mapping of @path in process @pid, read from its maps
+ * here (not by the code under test). */
+static int exec_map(pid_t pid, const char *path, unsigned long *start,
+		    unsigned long *end, unsigned long *pgoff)
+{
+	char fn[64], line[512], perms[8], file[256];
+	int found = -1;
+	FILE *f;
+
+	snprintf(fn, sizeof(fn), "/proc/%d/maps", (int)pid);
+	f = fopen(fn, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %255s", start, end, perms,
+			   pgoff, file) == 5 && perms[2] == 'x' && !strcmp(file, path)) {
+			found = 0;
+			break;
+		}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+UNIT_TEST(maps_told_for_a_process_never_noted)
+{
+	struct symcache *c = symcache_new();
+	struct symcache_sym s;
+	unsigned long lo, hi, pg;
+	pid_t fake = 4194000;	/* above any pid_max default: never a process */
+	struct prog p;
+
+	if (start(&p, "stackprog"))
+		SKIP("requires: " HELPERS "stackprog (make tests-build)");
+	CHECK_INT(exec_map(p.pid, p.path, &lo, &hi, &pg), 0);
+	/* told while the file exists, looked up after the process ended */
+	CHECK_INT(symcache_add_map(c, fake, lo, hi - lo, pg, p.path), 0);
+	finish(&p);
+	CHECK_INT(symcache_user(c, fake, p.c + 7, 0, &s), 0);
+	CHECK_STR(s.name, "c");
+	CHECK_INT(s.offset, 7);
+	CHECK_STR(s.module, p.path);
+	/* a file that is not there: the mapping is still named by its path */
+	CHECK_INT(symcache_add_map(c, fake, 0x1000, 0x1000, 0, "/nonexistent/x.so"),
+		  -ENOENT);
+	CHECK_INT(symcache_user(c, fake, 0x1010, 0, &s), 0);
+	CHECK(s.name == NULL);
+	CHECK_STR(s.module, "/nonexistent/x.so");
+	CHECK_INT(symcache_note(c, fake), -ESRCH);
+	symcache_free(c);
+}
+
 UNIT_TEST(gone_process)
 {
 	struct symcache *c = symcache_new();
