@@ -195,6 +195,25 @@ $(T)/tests/helpers/usdtloop: tests/helpers/usdt/usdtloop.c tests/helpers/usdt/tk
 
 tests-build: $(FC_HELPERS) $(STATIC_HELPERS)
 
+# the backtrace workload: -O0 with frame pointers, as a PIE and as a
+# fixed-address executable, with a frame in a shared library of its own
+STACK_HELPERS := $(T)/tests/helpers/stackprog $(T)/tests/helpers/stackprog-nopie \
+	$(T)/tests/helpers/libtkstack.so
+STACK_CFLAGS := -O0 -g -Wall -fno-omit-frame-pointer -fno-inline
+$(T)/tests/helpers/libtkstack.so: tests/helpers/stacklib/tkstack.c tests/helpers/stacklib/tkstack.h
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(STACK_CFLAGS) -fPIC -shared -o $@ $<
+$(T)/tests/helpers/stackprog: PIC := -fPIE -pie
+$(T)/tests/helpers/stackprog-nopie: PIC := -fno-pie -no-pie
+$(T)/tests/helpers/stackprog $(T)/tests/helpers/stackprog-nopie: tests/helpers/stackprog.c \
+		tests/helpers/stacklib/tkstack.h tests/helpers/wait_stdin.h $(T)/tests/helpers/libtkstack.so
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(STACK_CFLAGS) $(PIC) -o $@ $< -L$(@D) -ltkstack -Wl,-rpath,'$$ORIGIN'
+
+tests-build: $(STACK_HELPERS)
+
 # libFuzzer targets (clang): `make fuzz` runs each for FUZZ_SECONDS on its
 # corpus in tests/fuzz/<target>/ and keeps what it finds in build/fuzz/.
 FUZZ_TARGETS := usdt_note usdt_arg ldcache x86_insn btf
