@@ -47,6 +47,10 @@
 #define PROFILE_NS	4000000ULL	/* timer.profile: CONFIG_HZ=250's tick */
 #define DEFAULT_PERIOD	1000000ULL	/* stap's default .sample() */
 #define DRAIN_MS	100
+/* With stacks, samples are read this often: a process is named from its
+ * maps while it still runs (common/symcache.c notes it at its first sample
+ * handled), so a short-lived one needs its samples soon. */
+#define STACK_DRAIN_MS	10
 #define RING_PAGES	64
 #define KERNEL_START	0xffff800000000000ULL
 
@@ -681,6 +685,7 @@ static int prov_perf_attach(struct run *run, struct prov_probe *const *probes,
 			    size_t n, void **state)
 {
 	struct pstate *st = xcalloc(1, sizeof(*st));
+	unsigned int drain_ms = DRAIN_MS;
 	size_t i;
 	int err;
 
@@ -690,10 +695,12 @@ static int prov_perf_attach(struct run *run, struct prov_probe *const *probes,
 	*state = st;
 	for (i = 0; i < n; i++) {
 		st->v[st->n++] = probes[i]->data;
+		if (probes[i]->stacks)
+			drain_ms = STACK_DRAIN_MS;
 		if ((err = attach_one(st, probes[i])) < 0)
 			return err;
 	}
-	st->timer = loop_timer(run_loop(run), DRAIN_MS, DRAIN_MS, on_ready, st);
+	st->timer = loop_timer(run_loop(run), drain_ms, drain_ms, on_ready, st);
 	if (st->timer < 0) {
 		err = st->timer;
 		run_error(run, "cannot create the perf drain timer: %s",

@@ -189,3 +189,32 @@ probe end { foreach (k in a) printf("ip %d %d\n", k, a[k]) }'
 	[ "$all" -gt 50 ] && [ $(( in * 100 / all )) -ge 70 ] || { echo "# $in of $all in spin_burn" >&2; show_run; false; }
 	assert_clean "$RUN_PID"
 }
+
+# the function names of a printed stack, one a line ("spin_inner", ...)
+stack_names() {
+	sed -n 's/^ 0x[0-9a-f]* : \([A-Za-z_][A-Za-z0-9_]*\)+0x[0-9a-f]*\/0x[0-9a-f]* \[.*\]$/\1/p'
+}
+
+@test "tapkit perf: timer.profile's user stacks name the functions of a program that has exited" {
+	local prog=$TAPKIT_TOP/build/tests/helpers/spinstack
+	# print_ubacktrace() at the 5th sample; the most frequent stack in the
+	# end probe, once the program is gone
+	run_pid tapkit -c "$prog 300" -e 'global s, n
+probe timer.profile { if (pid() == target()) { n++; if (n == 5) print_ubacktrace(); s[ubacktrace()] <<< 1 } }
+probe end { printf("--\n"); foreach (k in s- limit 1) print_ustack(k); printf("samples=%d\n", n) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	local live dead
+	live=$(printf '%s\n' "$output" | sed '/^--$/,$d' | stack_names | head -4 | tr '\n' ' ')
+	dead=$(printf '%s\n' "$output" | sed '1,/^--$/d' | stack_names | head -4 | tr '\n' ' ')
+	[ "$live" = "spin_inner spin_middle spin_outer main " ] || { show_run; false; }
+	[ "$dead" = "spin_inner spin_middle spin_outer main " ] || { show_run; false; }
+	[[ "$output" == *"[$prog]"* ]] || { show_run; false; }
+	[ "$(value samples)" -ge 60 ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit perf: -p2 says a probe that prints stacks samples callchains" {
+	run tapkit -p2 -e 'probe perf.sw.cpu_clock.hz(99) { print_ubacktrace() }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[[ "$output" == *"mechanism: perf_event sampling of software cpu_clock 99 times a second on every CPU, with kernel and user callchains"* ]] || { show_run; false; }
+}
