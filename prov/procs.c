@@ -25,9 +25,11 @@
  * sys_enter_exit), or -1 when it died of a signal; stap's process.end has
  * no variables, its kprocess.exit has `code`.
  *
- * Processes that already run when the script starts do not fire begin
- * (stap fires it for them too); for process("path"), those running path
- * are found in /proc at the start, so that their end fires.
+ * As in stap, the processes and threads that already run when the script
+ * starts fire begin and thread.begin too: they are read from /proc at
+ * attach, just before recording starts, and fired first once the run
+ * proper begins (before any record).  For process("path"), those running
+ * path are found there as well, so that their end fires.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -38,6 +40,7 @@
 #include <unistd.h>
 
 #include "common/log.h"
+#include "common/loop.h"
 #include "common/task.h"
 #include "lang/diag.h"
 #include "lang/run.h"
@@ -335,6 +338,16 @@ struct pstate {
 	size_t ncodes, capcodes;
 	bool stopped;
 	bool reported;
+	/* begin of the tasks running at the start: fired before any record */
+	struct existing *pending;
+	size_t npending;
+	bool fired_existing;
+};
+
+/* A task that ran before the start. */
+struct existing {
+	pid_t pid, tid, ppid;
+	char comm[16];
 };
 
 /* A small map of pid_t pairs, linear: threads and exits in flight. */
@@ -532,10 +545,99 @@ static void on_exit_task(struct pstate *st, const struct tk_event *ev)
 	task_cache_forget(tid);
 }
 
+/* begin and thread.begin of the tasks that ran at the start. */
+static void fire_existing(struct pstate *st)
+{
+	struct tk_event ev = { .cpu = -1 };
+	size_t i;
+
+	if (st->fired_existing)
+		return;
+	st->fired_existing = true;
+	for (i = 0; i < st->npending && !st->stopped; i++) {
+		struct existing *x = &st->pending[i];
+		struct pev e = { .ev = &ev, .pid = x->pid, .tid = x->tid,
+				 .ppid = x->ppid, .comm = x->comm, .code = -1 };
+
+		fire_kind(st, x->tid == x->pid ? P_BEGIN : P_TBEGIN, &e);
+	}
+	free(st->pending);
+	st->pending = NULL;
+	st->npending = 0;
+	run_flush(st->run);
+}
+
+static int on_start(struct loop *l, int fd, void *arg)
+{
+	(void)l;
+	(void)fd;
+	fire_existing(arg);
+	return 0;
+}
+
+static void add_existing(struct pstate *st, size_t *cap, pid_t pid, pid_t tid,
+			 pid_t ppid)
+{
+	struct existing *x;
+
+	if (st->npending == *cap) {
+		*cap = *cap ? *cap * 2 : 256;
+		st->pending = xrealloc(st->pending, *cap * sizeof(*st->pending));
+	}
+	x = &st->pending[st->npending++];
+	x->pid = pid;
+	x->tid = tid;
+	x->ppid = ppid;
+	if (task_comm(tid, x->comm, sizeof(x->comm)) < 0)
+		x->comm[0] = '\0';
+}
+
+/*
+ * The tasks running now, for the begin probes (@threads: the threads of
+ * each process too).  Only the processes some begin probe would take.
+ */
+static void scan_existing(struct pstate *st, bool threads)
+{
+	struct dirent *d;
+	DIR *dir = opendir("/proc");
+	size_t cap = 0, i;
+
+	if (!dir)
+		return;
+	while ((d = readdir(dir))) {
+		char *end;
+		long pid = strtol(d->d_name, &end, 10);
+		bool want = false;
+		pid_t ppid;
+
+		if (*end || pid <= 0)
+			continue;
+		for (i = 0; i < st->n && !want; i++)
+			want = matches(st->v[i]->data, (pid_t)pid);
+		if (!want)
+			continue;
+		ppid = task_ppid((pid_t)pid);
+		add_existing(st, &cap, (pid_t)pid, (pid_t)pid, ppid > 0 ? ppid : 0);
+		if (threads) {
+			pid_t *tids = NULL;
+			int n = task_threads((pid_t)pid, &tids), t;
+
+			for (t = 0; t < n; t++)
+				if (tids[t] != (pid_t)pid)
+					add_existing(st, &cap, (pid_t)pid, tids[t],
+						     ppid > 0 ? ppid : 0);
+			free(tids);
+		}
+	}
+	closedir(dir);
+}
+
 static void on_record(const struct tk_event *ev, void *arg)
 {
 	struct pstate *st = arg;
 
+	if (!st->fired_existing)
+		fire_existing(st);
 	if (st->stopped)
 		return;
 	if (ev->id == st->newtask_id) {
@@ -617,6 +719,7 @@ static int prov_procs_attach(struct run *run, struct prov_probe *const *probes,
 				   .size_option = "-s MB" };
 	struct pstate *st = xcalloc(1, sizeof(*st));
 	struct tp *nt, *ex, *xt, *eg, *e1;
+	bool begins = false, threads = false;
 	size_t i;
 	int err;
 
@@ -630,6 +733,8 @@ static int prov_procs_attach(struct run *run, struct prov_probe *const *probes,
 		st->v[st->n++] = probes[i];
 		if (pr->kind == P_END)
 			st->want_code = true;
+		begins |= pr->kind == P_BEGIN || pr->kind == P_TBEGIN;
+		threads |= pr->kind == P_TBEGIN;
 		if (pr->match == M_PATH)
 			scan_running(pr);
 	}
@@ -667,6 +772,16 @@ static int prov_procs_attach(struct run *run, struct prov_probe *const *probes,
 			st->exitg_id = eg->id;
 		if (e1 && format_field(e1->event, "error_code", &st->e1_code) == 0)
 			st->exit1_id = e1->id;
+	}
+	if (begins) {
+		scan_existing(st, threads);
+		err = loop_timer(run_loop(run), 0, 0, on_start, st);
+		if (err < 0) {
+			run_error(run, "cannot create a timer: %s", strerror(-err));
+			return err;
+		}
+	} else {
+		st->fired_existing = true;
 	}
 	if ((err = session_start(st->s, run_loop(run), on_record, st)) < 0) {
 		run_error(run, "%s", session_error(st->s));
@@ -706,6 +821,7 @@ static void prov_procs_detach(struct run *run, void *state)
 		session_close(st->s);
 		session_free(st->s);
 	}
+	free(st->pending);
 	free(st->threads);
 	free(st->parents);
 	free(st->codes);

@@ -54,10 +54,12 @@ begins=3 ends=3"
 }
 
 @test "tapkit procs: process(path).begin fires at the exec into the path and for its forks" {
-	# sh forks, the child execs forker (begin), which forks 2 (begin each)
+	# sh forks, the child execs forker (begin), which forks 2 (begin each);
+	# a copy of forker that never runs fires nothing
+	cp "$FORKER" "$BATS_TEST_TMPDIR/notrun"
 	run_pid tapkit -c "sh -c '$FORKER 2; true'" -e 'probe process(@1).begin { printf("begin %d %s\n", pid(), execname()) }
 probe process(@1).end { printf("end %d %d\n", pid(), $code) }
-probe process("/bin/sleep").begin { printf("sleep %d\n", pid()) }' "$FORKER"
+probe process(@2).begin { printf("notrun %d\n", pid()) }' "$FORKER" "$BATS_TEST_TMPDIR/notrun"
 	[ "$status" -eq 0 ] || { show_run; false; }
 	local c1 c2 main
 	c1=$(printf '%s\n' "$output" | sed -n 's/^child \([0-9]*\) 10$/\1/p')
@@ -88,13 +90,15 @@ probe process.thread.end { if (pid() == target()) printf("tend %d %d\n", pid(), 
 	assert_clean "$RUN_PID"
 }
 
-@test "tapkit procs: process(PID).end fires for that process only" {
+@test "tapkit procs: process(PID).begin fires at the start for a process already running, .end at its exit" {
 	sleep 2 &
 	local sp=$!
-	run_pid tapkit -e "probe process($sp).end { printf(\"end %d %s\\n\", pid(), execname()); exit() }"
+	run_pid tapkit -e "probe process($sp).begin { printf(\"begin %d %d %s\\n\", pid(), tid(), execname()) }
+probe process($sp).end { printf(\"end %d %s\\n\", pid(), execname()); exit() }"
 	wait "$sp" || true
 	[ "$status" -eq 0 ] || { show_run; false; }
-	[ "$output" = "end $sp sleep" ] || { show_run; false; }
+	[ "$output" = "begin $sp $sp sleep
+end $sp sleep" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
 }
 
