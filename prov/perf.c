@@ -254,7 +254,8 @@ static int expand_profile(const struct prov_env *env, const struct ast_pp *pp,
 
 	if (pp->comps[1].arg || pp->ncomps > 3 ||
 	    (pp->ncomps == 3 && !prov_comp_is(pp, 2, "tick"))) {
-		diag_error(env->diag, pp->loc, "timer.profile takes no argument "
+		diag_error(env->diag, pp->comps[pp->comps[1].arg ? 1 : 2].loc,
+			   "timer.profile takes no argument "
 			   "(timer.profile or timer.profile.tick)");
 		return -1;
 	}
