@@ -52,7 +52,6 @@
  * handled), so a short-lived one needs its samples soon. */
 #define STACK_DRAIN_MS	10
 #define RING_PAGES	64
-#define KERNEL_START	0xffff800000000000ULL
 
 struct evname {
 	const char *name;
