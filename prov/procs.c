@@ -39,6 +39,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/hmap.h"
 #include "common/log.h"
 #include "common/loop.h"
 #include "common/task.h"
@@ -312,10 +313,6 @@ static void procs_free_probe(struct prov_probe *p)
 
 /* ---- running ------------------------------------------------------------- */
 
-struct tid_tgid {
-	pid_t tid, tgid;
-};
-
 struct pstate {
 	struct run *run;
 	struct session *s;
@@ -327,15 +324,9 @@ struct pstate {
 	struct tk_field ex_file, ex_pid;
 	struct tk_field xt_comm, xt_pid, xt_dead;
 	struct tk_field eg_code, e1_code;
-	/* threads created while we watched: their process */
-	struct tid_tgid *threads;
-	size_t nthreads, capthreads;
-	/* processes created while we watched: their parent */
-	struct tid_tgid *parents;
-	size_t nparents, capparents;
-	/* exit codes by process (exit_group) and thread (exit) */
-	struct tid_tgid *codes;
-	size_t ncodes, capcodes;
+	struct hmap *threads;	/* threads made while we watched: process */
+	struct hmap *parents;	/* processes made while we watched: parent */
+	struct hmap *codes;	/* exit codes: -tgid (exit_group), tid (exit) */
 	bool stopped;
 	bool reported;
 	/* begin of the tasks running at the start: fired before any record */
@@ -350,45 +341,29 @@ struct existing {
 	char comm[16];
 };
 
-/* A small map of pid_t pairs, linear: threads and exits in flight. */
-static void pair_set(struct tid_tgid **v, size_t *n, size_t *cap, pid_t k,
-		     pid_t val)
+static void map_set(struct hmap *m, int64_t key, pid_t val)
 {
-	size_t i;
-
-	for (i = 0; i < *n; i++)
-		if ((*v)[i].tid == k) {
-			(*v)[i].tgid = val;
-			return;
-		}
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 32;
-		*v = xrealloc(*v, *cap * sizeof(**v));
-	}
-	(*v)[*n].tid = k;
-	(*v)[(*n)++].tgid = val;
+	*(pid_t *)hmap_get(m, (uint64_t)key, true) = val;
 }
 
-static bool pair_take(struct tid_tgid *v, size_t *n, pid_t k, pid_t *val,
-		      bool remove)
+/* The value of @key in @m into *@val, and with @remove the entry goes. */
+static bool map_take(struct hmap *m, int64_t key, pid_t *val, bool remove)
 {
-	size_t i;
+	pid_t *v = hmap_get(m, (uint64_t)key, false);
 
-	for (i = 0; i < *n; i++)
-		if (v[i].tid == k) {
-			*val = v[i].tgid;
-			if (remove)
-				v[i] = v[--*n];
-			return true;
-		}
-	return false;
+	if (!v)
+		return false;
+	*val = *v;
+	if (remove)
+		hmap_del(m, (uint64_t)key);
+	return true;
 }
 
 static pid_t tgid_of(struct pstate *st, pid_t tid)
 {
 	pid_t t;
 
-	if (pair_take(st->threads, &st->nthreads, tid, &t, false))
+	if (map_take(st->threads, tid, &t, false))
 		return t;
 	t = task_cache_tgid(tid);
 	return t > 0 ? t : tid;
@@ -435,7 +410,7 @@ static void on_newtask(struct pstate *st, const struct tk_event *ev)
 
 	field_str(ev, &st->nt_comm, comm, sizeof(comm));
 	if (flags & CLONE_THREAD_FLAG) {
-		pair_set(&st->threads, &st->nthreads, &st->capthreads, child, parent);
+		map_set(st->threads, child, parent);
 		task_cache_set(child, comm, parent);
 		e.pid = parent;
 		e.ppid = task_ppid(parent);
@@ -443,7 +418,7 @@ static void on_newtask(struct pstate *st, const struct tk_event *ev)
 		return;
 	}
 	task_cache_set(child, comm, child);
-	pair_set(&st->parents, &st->nparents, &st->capparents, child, parent);
+	map_set(st->parents, child, parent);
 	e.pid = child;
 	e.ppid = parent;
 	/* a child of a process running path runs it too */
@@ -520,7 +495,7 @@ static void on_exit_task(struct pstate *st, const struct tk_event *ev)
 	field_str(ev, &st->xt_comm, comm, sizeof(comm));
 	tgid = tgid_of(st, tid);
 	e.pid = tgid;
-	if (!pair_take(st->parents, &st->nparents, tgid, &e.ppid, dead)) {
+	if (!map_take(st->parents, tgid, &e.ppid, dead)) {
 		e.ppid = task_ppid(tgid);
 		if (e.ppid < 0)
 			e.ppid = 0;
@@ -528,8 +503,8 @@ static void on_exit_task(struct pstate *st, const struct tk_event *ev)
 	if (tid != tgid)
 		fire_kind(st, P_TEND, &e);
 	if (dead) {
-		if (pair_take(st->codes, &st->ncodes, -tgid, &code, true) ||
-		    pair_take(st->codes, &st->ncodes, tid, &code, true))
+		if (map_take(st->codes, -(int64_t)tgid, &code, true) ||
+		    map_take(st->codes, tid, &code, true))
 			e.code = code;
 		fire_kind(st, P_END, &e);
 		for (i = 0; i < st->n; i++) {
@@ -539,9 +514,9 @@ static void on_exit_task(struct pstate *st, const struct tk_event *ev)
 				pidset_del(&pr->running, tgid);
 		}
 	} else {
-		pair_take(st->codes, &st->ncodes, tid, &code, true);
+		map_take(st->codes, tid, &code, true);
 	}
-	pair_take(st->threads, &st->nthreads, tid, &code, true);
+	map_take(st->threads, tid, &code, true);
 	task_cache_forget(tid);
 }
 
@@ -651,8 +626,8 @@ static void on_record(const struct tk_event *ev, void *arg)
 		int64_t c = field_int(ev, group ? &st->eg_code : &st->e1_code);
 
 		/* processes keyed -tgid, threads by tid */
-		pair_set(&st->codes, &st->ncodes, &st->capcodes,
-			 group ? -tgid_of(st, ev->pid) : ev->pid, (pid_t)(c & 0xff));
+		map_set(st->codes, group ? -(int64_t)tgid_of(st, ev->pid) : ev->pid,
+			(pid_t)(c & 0xff));
 	}
 }
 
@@ -725,6 +700,9 @@ static int prov_procs_attach(struct run *run, struct prov_probe *const *probes,
 
 	st->run = run;
 	st->v = xcalloc(n ? n : 1, sizeof(*st->v));
+	st->threads = hmap_new(sizeof(pid_t));
+	st->parents = hmap_new(sizeof(pid_t));
+	st->codes = hmap_new(sizeof(pid_t));
 	st->newtask_id = st->exec_id = st->exit_id = st->exitg_id = st->exit1_id = -2;
 	*state = st;
 	for (i = 0; i < n; i++) {
@@ -822,9 +800,9 @@ static void prov_procs_detach(struct run *run, void *state)
 		session_free(st->s);
 	}
 	free(st->pending);
-	free(st->threads);
-	free(st->parents);
-	free(st->codes);
+	hmap_free(st->threads);
+	hmap_free(st->parents);
+	hmap_free(st->codes);
 	free(st->v);
 	free(st);
 }
