@@ -7,6 +7,7 @@
  * the expected names, sizes and lines from binutils (nm, addr2line).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@ struct prog {
 	char dir[64];
 	char path[128];		/* the program's copy */
 	unsigned long a, b, c, main, lib;
+	bool stripped;		/* set before start() */
 };
 
 static int sh(const char *fmt, const char *arg, char *out, size_t outlen)
@@ -50,7 +52,10 @@ static int start(struct prog *p, const char *prog)
 	char cmd[512];
 	FILE *f;
 
+	bool stripped = p->stripped;
+
 	memset(p, 0, sizeof(*p));
+	p->stripped = stripped;
 	strcpy(p->dir, "/tmp/tapkit_symcache_XXXXXX");
 	if (!mkdtemp(p->dir))
 		return -1;
@@ -58,6 +63,12 @@ static int start(struct prog *p, const char *prog)
 	snprintf(cmd, sizeof(cmd), "cp " HELPERS "%s " HELPERS "libtkstack.so %s/",
 		 prog, p->dir);
 	if (system(cmd) != 0 || pipe(to) || pipe(from))
+		return -1;
+	/* stripped, its symbols in a debug file beside it (.gnu_debuglink) */
+	snprintf(cmd, sizeof(cmd), "cd %s && objcopy --only-keep-debug %s %s.debug && "
+		 "objcopy --strip-all --add-gnu-debuglink=%s.debug %s", p->dir,
+		 prog, prog, prog, prog);
+	if (p->stripped && system(cmd) != 0)
 		return -1;
 	p->pid = fork();
 	if (p->pid == 0) {
@@ -148,6 +159,28 @@ UNIT_TEST(pie_and_library_after_exit_and_removal)
 
 	CHECK_INT(symcache_user(c, p.pid, 0x1000, 0, &s), -ENOENT);
 	CHECK(s.name == NULL && s.module == NULL);
+	symcache_free(c);
+}
+
+UNIT_TEST(stripped_with_a_debug_file_beside_it)
+{
+	struct symcache *c = symcache_new();
+	struct symcache_sym s;
+	struct prog p = { .stripped = true };
+	char out[64];
+
+	if (start(&p, "stackprog"))
+		SKIP("requires: " HELPERS "stackprog and objcopy");
+	/* really stripped: no symbol table left in the program */
+	CHECK(sh("readelf -S %s | grep -c '\\.symtab' || true", p.path, out, sizeof(out)) == 0 &&
+	      atoi(out) == 0);
+	CHECK_INT(symcache_note(c, p.pid), 0);
+	finish(&p);
+	/* c is not exported (in .symtab only): named from the debug file */
+	CHECK_INT(symcache_user(c, p.pid, p.c + 2, 0, &s), 0);
+	CHECK_STR(s.name, "c");
+	CHECK_INT(s.offset, 2);
+	CHECK_STR(s.module, p.path);
 	symcache_free(c);
 }
 
