@@ -286,7 +286,7 @@ static void trace_describe(const struct prov_probe *p, bool plan, FILE *f)
 {
 	struct tprobe *t = p->data;
 
-	if (plan && p->count_global < 0)
+	if (plan && p->count_global < 0 && !p->stacks)
 		trace_describe_scope(p, plan, f);
 	if (t->nmem) {
 		tmem_describe(p, plan, f);
