@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,7 @@ struct sc_proc {
 	struct sc_jit *jit;
 	size_t njit;
 	time_t refreshed;	/* when its maps were last read */
+	bool noted;		/* by symcache_note(), not only told maps */
 };
 
 struct symcache {
@@ -139,6 +141,8 @@ static struct sc_file *map_file(struct symcache *c, pid_t pid,
 	fd = open(where, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)		/* map_files needs CAP_SYS_ADMIN */
 		fd = open(root, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT && kill(pid, 0) < 0 && errno == ESRCH)
+		fd = open(path, O_RDONLY | O_CLOEXEC);	/* the process is gone */
 	if (fd < 0)
 		return NULL;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
@@ -331,6 +335,18 @@ static struct sc_proc *find_proc(struct symcache *c, pid_t pid)
 	return pp ? *pp : NULL;
 }
 
+static struct sc_proc *add_proc(struct symcache *c, pid_t pid)
+{
+	struct sc_proc *p = xcalloc(1, sizeof(*p));
+
+	p->pid = pid;
+	p->jit_fd = -1;
+	*(struct sc_proc **)hmap_get(c->by_pid, (uint64_t)pid, true) = p;
+	c->procs = xrealloc(c->procs, (c->nprocs + 1) * sizeof(*c->procs));
+	c->procs[c->nprocs++] = p;
+	return p;
+}
+
 int symcache_note(struct symcache *c, pid_t pid)
 {
 	struct sc_proc *p;
@@ -338,21 +354,56 @@ int symcache_note(struct symcache *c, pid_t pid)
 
 	if (pid <= 0)
 		return -EINVAL;
-	if (find_proc(c, pid))
+	p = find_proc(c, pid);
+	if (p && p->noted)
 		return 0;
-	p = xcalloc(1, sizeof(*p));
-	p->pid = pid;
-	p->jit_fd = -1;
-	err = read_maps(c, p);
-	if (err < 0) {
-		free(p);
+	if (!p) {
+		struct sc_proc tmp = { .pid = pid, .jit_fd = -1 };
+
+		err = read_maps(c, &tmp);	/* nothing kept of a gone one */
+		if (err < 0)
+			return err;
+		p = add_proc(c, pid);
+		p->maps = tmp.maps;
+		p->nmaps = tmp.nmaps;
+		p->refreshed = tmp.refreshed;
+	} else if ((err = read_maps(c, p)) < 0) {
 		return err;
 	}
+	p->noted = true;
 	open_jit(p);
-	*(struct sc_proc **)hmap_get(c->by_pid, (uint64_t)pid, true) = p;
-	c->procs = xrealloc(c->procs, (c->nprocs + 1) * sizeof(*c->procs));
-	c->procs[c->nprocs++] = p;
 	return 0;
+}
+
+int symcache_add_map(struct symcache *c, pid_t pid, uint64_t start,
+		     uint64_t len, uint64_t pgoff, const char *path)
+{
+	struct sc_proc *p;
+	struct sc_map m = { start, start + len, pgoff, NULL, NULL };
+	size_t i, j;
+
+	if (pid <= 0 || !len || !path)
+		return -EINVAL;
+	p = find_proc(c, pid);
+	if (!p)
+		p = add_proc(c, pid);
+	if (path[0] == '/')
+		m.file = map_file(c, pid, &m, path);
+	m.name = xstrdup(path);
+	/* drop what it overlaps, then insert it in order */
+	for (i = j = 0; i < p->nmaps; i++) {
+		if (p->maps[i].start < m.end && m.start < p->maps[i].end) {
+			free(p->maps[i].name);
+			continue;
+		}
+		p->maps[j++] = p->maps[i];
+	}
+	p->maps = xrealloc(p->maps, (j + 1) * sizeof(*p->maps));
+	for (i = j; i > 0 && p->maps[i - 1].start > m.start; i--)
+		p->maps[i] = p->maps[i - 1];
+	p->maps[i] = m;
+	p->nmaps = j + 1;
+	return m.file || path[0] != '/' ? 0 : -ENOENT;
 }
 
 /* ---- lookups ------------------------------------------------------------- */

@@ -65,6 +65,20 @@ void symcache_free(struct symcache *c);
 int symcache_note(struct symcache *c, pid_t pid);
 
 /**
+ * symcache_add_map() - a mapping of process @pid told by someone else (a
+ * perf PERF_RECORD_MMAP2), for a process that may be gone before it could
+ * be noted
+ * @path: the mapped file as the process named it; opened now through
+ *        /proc/PID/root/, else as it is (tapkit's own mount namespace)
+ *
+ * Replaces what overlaps it.  A process known only this way has its maps
+ * read at symcache_note() all the same, while it lives.  0, or -errno
+ * when the file cannot be opened (the mapping is kept, named by @path).
+ */
+int symcache_add_map(struct symcache *c, pid_t pid, uint64_t start,
+		     uint64_t len, uint64_t pgoff, const char *path);
+
+/**
  * symcache_user() - name user address @addr of process @pid
  * @pid: looked up first; when it was never noted or does not map @addr,
  *       the most recently noted process that maps it answers (0: only

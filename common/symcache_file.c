@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "common/dwinfo.h"
 #include "common/dwline.h"
@@ -42,18 +43,6 @@ struct sc_file {
 	struct elfsym_list syms;
 	struct dwline_map *dl;
 };
-
-struct sc_file *scfile_new(int fd, dev_t dev, ino_t ino, const char *root_path)
-{
-	struct sc_file *f = xcalloc(1, sizeof(*f));
-
-	f->fd = fd;
-	f->dev = dev;
-	f->ino = ino;
-	f->root_path = root_path ? xstrdup(root_path) : NULL;
-	snprintf(f->self_path, sizeof(f->self_path), "/proc/self/fd/%d", fd);
-	return f;
-}
 
 void scfile_free(struct sc_file *f)
 {
@@ -145,13 +134,13 @@ static void load_segs(struct sc_file *f)
 				ph.p_vaddr, ph.p_offset, ph.p_filesz, ph.p_memsz };
 }
 
-static void load(struct sc_file *f)
+/* The ELF object, its segments and, when stripped, its debug file's
+ * symbol table: at once, while the process and the files beside its
+ * object are there. */
+static void open_elf(struct sc_file *f)
 {
 	char err[256];
 
-	if (f->loaded)
-		return;
-	f->loaded = true;
 	f->ef = elffile_open(f->self_path, err, sizeof(err));
 	if (!f->ef)
 		return;
@@ -163,8 +152,31 @@ static void load(struct sc_file *f)
 			elffile_add_symbols(f->ef, dbg);
 		free(dbg);
 	}
-	if (elfsym_find(f->ef, "*", &f->syms, err, sizeof(err)) == 0)
+}
+
+/* Its symbols: at the first address looked up in it. */
+static void load(struct sc_file *f)
+{
+	char err[256];
+
+	if (f->loaded)
+		return;
+	f->loaded = true;
+	if (f->ef && elfsym_find(f->ef, "*", &f->syms, err, sizeof(err)) == 0)
 		dedup(&f->syms);
+}
+
+struct sc_file *scfile_new(int fd, dev_t dev, ino_t ino, const char *root_path)
+{
+	struct sc_file *f = xcalloc(1, sizeof(*f));
+
+	f->fd = fd;
+	f->dev = dev;
+	f->ino = ino;
+	f->root_path = root_path ? xstrdup(root_path) : NULL;
+	snprintf(f->self_path, sizeof(f->self_path), "/proc/self/fd/%d", fd);
+	open_elf(f);
+	return f;
 }
 
 int scfile_vaddr(struct sc_file *f, uint64_t off, uint64_t *vaddr)
@@ -231,8 +243,16 @@ int scfile_line(struct sc_file *f, uint64_t vaddr, const char **file,
 		int *line)
 {
 	if (!f->lines_tried) {
+		struct stat st;
+
 		f->lines_tried = true;
-		f->dl = dwline_open(f->self_path, NULL);
+		/* by its own path while it is the same file: a debug file
+		 * beside it (.gnu_debuglink) is found there */
+		if (f->root_path && stat(f->root_path, &st) == 0 &&
+		    st.st_dev == f->dev && st.st_ino == f->ino)
+			f->dl = dwline_open(f->root_path, NULL);
+		if (!f->dl)
+			f->dl = dwline_open(f->self_path, NULL);
 	}
 	if (!f->dl)
 		return -ENOENT;

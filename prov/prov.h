@@ -19,4 +19,9 @@ extern const struct provider prov_trace;
  * kernel.statement, through kprobes, typed by BTF (common/kbtf.c) */
 extern const struct provider prov_kprobe;
 
+/* perf.c: timer.profile, perf.sw/hw/type(T).config(C) sampling */
+extern const struct provider prov_perf;
+/* procs.c: process.begin/end, process.thread.begin/end, on a path or PID */
+extern const struct provider prov_procs;
+
 #endif

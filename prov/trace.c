@@ -287,7 +287,7 @@ static void trace_describe(const struct prov_probe *p, bool plan, FILE *f)
 {
 	struct tprobe *t = p->data;
 
-	if (plan && p->count_global < 0)
+	if (plan && p->count_global < 0 && !p->stacks)
 		trace_describe_scope(p, plan, f);
 	if (t->nmem) {
 		tmem_describe(p, plan, f);
@@ -381,7 +381,13 @@ struct tstate {
 	struct tsess *sessions;
 	struct tcount *counts;
 	size_t ncounts;
+	bool stacks;		/* some probe records callchains */
 };
+
+/* With stacks, samples are read this often: a process is named from its
+ * maps while it still runs (common/symcache.c notes it at its first
+ * sample handled), so a short-lived one needs its samples soon. */
+#define TRACE_STACK_DRAIN_MS 10
 
 static void on_record(const struct tk_event *ev, void *arg)
 {
@@ -455,6 +461,9 @@ static struct tsess *tsess_new(struct tstate *st, enum prov_scope scope)
 				   .size_option = "-s MB" };
 	struct tsess *ts = xcalloc(1, sizeof(*ts)), **tail;
 	int err;
+
+	if (st->stacks)
+		so.drain_ms = TRACE_STACK_DRAIN_MS;
 
 	if (scope == PROV_SCOPE_TARGET_PROCESS)
 		so.pid = run_target(st->run);
@@ -594,6 +603,8 @@ static int prov_trace_attach(struct run *run, struct prov_probe *const *probes,
 
 	st->run = run;
 	*state = st;
+	for (i = 0; i < n; i++)
+		st->stacks |= probes[i]->stacks;
 	for (i = 0; i < n; i++)
 		if ((err = attach_probe(st, probes[i])) < 0)
 			return err;

@@ -7,6 +7,7 @@
  * the expected names, sizes and lines from binutils (nm, addr2line).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@ struct prog {
 	char dir[64];
 	char path[128];		/* the program's copy */
 	unsigned long a, b, c, main, lib;
+	bool stripped;		/* set before start() */
 };
 
 static int sh(const char *fmt, const char *arg, char *out, size_t outlen)
@@ -50,7 +52,10 @@ static int start(struct prog *p, const char *prog)
 	char cmd[512];
 	FILE *f;
 
+	bool stripped = p->stripped;
+
 	memset(p, 0, sizeof(*p));
+	p->stripped = stripped;
 	strcpy(p->dir, "/tmp/tapkit_symcache_XXXXXX");
 	if (!mkdtemp(p->dir))
 		return -1;
@@ -58,6 +63,12 @@ static int start(struct prog *p, const char *prog)
 	snprintf(cmd, sizeof(cmd), "cp " HELPERS "%s " HELPERS "libtkstack.so %s/",
 		 prog, p->dir);
 	if (system(cmd) != 0 || pipe(to) || pipe(from))
+		return -1;
+	/* stripped, its symbols in a debug file beside it (.gnu_debuglink) */
+	snprintf(cmd, sizeof(cmd), "cd %s && objcopy --only-keep-debug %s %s.debug && "
+		 "objcopy --strip-all --add-gnu-debuglink=%s.debug %s", p->dir,
+		 prog, prog, prog, prog);
+	if (p->stripped && system(cmd) != 0)
 		return -1;
 	p->pid = fork();
 	if (p->pid == 0) {
@@ -151,6 +162,28 @@ UNIT_TEST(pie_and_library_after_exit_and_removal)
 	symcache_free(c);
 }
 
+UNIT_TEST(stripped_with_a_debug_file_beside_it)
+{
+	struct symcache *c = symcache_new();
+	struct symcache_sym s;
+	struct prog p = { .stripped = true };
+	char out[64];
+
+	if (start(&p, "stackprog"))
+		SKIP("requires: " HELPERS "stackprog and objcopy");
+	/* really stripped: no symbol table left in the program */
+	CHECK(sh("readelf -S %s | grep -c '\\.symtab' || true", p.path, out, sizeof(out)) == 0 &&
+	      atoi(out) == 0);
+	CHECK_INT(symcache_note(c, p.pid), 0);
+	finish(&p);
+	/* c is not exported (in .symtab only): named from the debug file */
+	CHECK_INT(symcache_user(c, p.pid, p.c + 2, 0, &s), 0);
+	CHECK_STR(s.name, "c");
+	CHECK_INT(s.offset, 2);
+	CHECK_STR(s.module, p.path);
+	symcache_free(c);
+}
+
 UNIT_TEST(fixed_address_executable)
 {
 	struct symcache *c = symcache_new();
@@ -240,6 +273,56 @@ UNIT_TEST(jit_map_in_the_process_root)
 	CHECK_INT(symcache_user(c, p.pid, 0x20000, 0, &s), 0);
 	CHECK_STR(s.name, "LazyCompile:*foo bar.js:1");
 	CHECK_INT(symcache_user(c, p.pid, 0x10040, 0, &s), -ENOENT);
+	symcache_free(c);
+}
+
+/* The executable mapping of @path in process @pid, read from its maps
+ * here (not by the code under test). */
+static int exec_map(pid_t pid, const char *path, unsigned long *start,
+		    unsigned long *end, unsigned long *pgoff)
+{
+	char fn[64], line[512], perms[8], file[256];
+	int found = -1;
+	FILE *f;
+
+	snprintf(fn, sizeof(fn), "/proc/%d/maps", (int)pid);
+	f = fopen(fn, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %255s", start, end, perms,
+			   pgoff, file) == 5 && perms[2] == 'x' && !strcmp(file, path)) {
+			found = 0;
+			break;
+		}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+UNIT_TEST(maps_told_for_a_process_never_noted)
+{
+	struct symcache *c = symcache_new();
+	struct symcache_sym s;
+	unsigned long lo, hi, pg;
+	pid_t fake = 4194000;	/* above any pid_max default: never a process */
+	struct prog p;
+
+	if (start(&p, "stackprog"))
+		SKIP("requires: " HELPERS "stackprog (make tests-build)");
+	CHECK_INT(exec_map(p.pid, p.path, &lo, &hi, &pg), 0);
+	/* told while the file exists, looked up after the process ended */
+	CHECK_INT(symcache_add_map(c, fake, lo, hi - lo, pg, p.path), 0);
+	finish(&p);
+	CHECK_INT(symcache_user(c, fake, p.c + 7, 0, &s), 0);
+	CHECK_STR(s.name, "c");
+	CHECK_INT(s.offset, 7);
+	CHECK_STR(s.module, p.path);
+	/* a file that is not there: the mapping is still named by its path */
+	CHECK_INT(symcache_add_map(c, fake, 0x1000, 0x1000, 0, "/nonexistent/x.so"),
+		  -ENOENT);
+	CHECK_INT(symcache_user(c, fake, 0x1010, 0, &s), 0);
+	CHECK(s.name == NULL);
+	CHECK_STR(s.module, "/nonexistent/x.so");
+	CHECK_INT(symcache_note(c, fake), -ESRCH);
 	symcache_free(c);
 }
 
