@@ -440,6 +440,11 @@ static const char *raw_loc(const struct kprobe *k, const struct prov_target *t,
 		return "$retval";
 	case PROV_RAW_IP:
 		return "%ip";
+	case PROV_RAW_UIP:
+		snprintf(err, errlen, "uaddr() in a kernel function needs the "
+			 "task's user-space registers, which kprobe fetch "
+			 "arguments cannot read: use addr()");
+		return NULL;
 	default:
 		return NULL;
 	}

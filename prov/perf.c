@@ -387,21 +387,26 @@ fail:
 	return -1;
 }
 
-/* uaddr()/addr(): the sampled instruction, variable 0. */
+/* The top of the user-space address range of x86-64 (47 bits). */
+#define USER_TOP (1ULL << 47)
+
+/* addr(): the sampled instruction, variable 0; uaddr(): the user-space
+ * one, variable 1 (a kernel sample's first user frame when it has a
+ * callchain, else 0). */
 static int perf_target(struct prov_probe *p, const struct prov_target *t,
 		       struct prov_var *out, char *err, size_t errlen)
 {
 	(void)p;
-	if (t->raw != PROV_RAW_IP)
+	if (t->raw != PROV_RAW_IP && t->raw != PROV_RAW_UIP)
 		return -ENOENT;
 	if (t->deref || t->path.nsteps) {
 		snprintf(err, errlen, "a perf sample holds no memory to read");
 		return -EINVAL;
 	}
 	memset(out, 0, sizeof(*out));
-	out->name = "ip";
+	out->name = t->raw == PROV_RAW_UIP ? "uip" : "ip";
 	out->type = AST_T_LONG;
-	out->idx = 0;
+	out->idx = t->raw == PROV_RAW_UIP;
 	out->ctype = "unsigned long";
 	return 0;
 }
@@ -416,12 +421,17 @@ static int perf_fetch(const struct prov_probe *p, void *evp, int idx,
 {
 	const struct perf_sample_head *h = head_of(evp);
 
+	const struct tk_event *ev = evp;
+
 	(void)p;
 	(void)sub;
-	if (idx != 0 || !h)
+	if ((idx != 0 && idx != 1) || !h)
 		return -EINVAL;
 	out->s = "";
 	out->l = (int64_t)h->ip;
+	if (idx == 1 && h->ip >= USER_TOP)
+		out->l = ev->nstack > ev->nkstack ?
+			 (int64_t)ev->stack[ev->nkstack] : 0;
 	return 0;
 }
 
