@@ -264,7 +264,8 @@ static int b_strtol(struct vm *vm, struct lang_val *a, int n,
 		vm_raise(vm, "invalid base %lld", (long long)a[1].l);
 		return -1;
 	}
-	ret->l = (int64_t)strtoll(a[0].s, NULL, (int)a[1].l);
+	/* simple_strtol() wraps: a kernel address in hex is negative */
+	ret->l = (int64_t)strtoull(a[0].s, NULL, (int)a[1].l);
 	return 0;
 }
 
