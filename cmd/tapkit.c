@@ -100,7 +100,12 @@ static const char usage[] =
 "  tapkit -e 'global c; probe syscall.* { c[name]++ }' -T 5   # syscalls by name\n"
 "  tapkit -e 'probe kernel.trace(\"signal:signal_generate\") { if ($sig == 9) println($comm) }'\n"
 "  tapkit -e 'probe kernel.trace(\"syscalls:sys_enter_openat\") { println(user_string($filename)) }'\n"
-"  tapkit -L 'signal.send'            # an alias's variables and the fields behind it\n";
+"  tapkit -L 'signal.send'            # an alias's variables and the fields behind it\n"
+"  tapkit functime.stp ./prog handle -c ./prog   # time each call of handle()\n"
+"  tapkit -e 'probe process(\"./prog\").function(\"f\").return { println($p->name$, $return) }'\n"
+"  tapkit -L 'process(\"./prog\").function(\"*\")'   # functions, variables, C types\n"
+"  tapkit -e 'probe kernel.function(\"do_sys_openat2\") { println(user_string($filename)) }'\n"
+"  tapkit -e 'global s; probe timer.profile { s[ubacktrace()]++ }' -T 5   # user stacks\n";
 
 enum { OPT_DRY_RUN = 256, OPT_CLEANUP };
 
