@@ -11,5 +11,6 @@
 const struct provider *const prov_all[] = {
 	&prov_basic,
 	&prov_trace,
+	&prov_uprobe,
 	NULL,
 };

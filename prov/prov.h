@@ -16,4 +16,7 @@ extern const struct provider prov_basic;
 /* trace.c: kernel.trace("system:event"), with trace_mem.c's memory reads */
 extern const struct provider prov_trace;
 
+/* uprobe.c: process("path"|PID).function/statement/mark(...) */
+extern const struct provider prov_uprobe;
+
 #endif

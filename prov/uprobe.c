@@ -1,0 +1,621 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * process("path"|PID).function/statement/mark(...): user-space probes
+ * (SystemTap's "Userspace probing") through uprobes of our tracefs group.
+ *
+ * expand() parses the point and has common/usite.c find the sites (ELF
+ * symbols and DWARF for functions and lines, the .note.stapsdt notes for
+ * marks); each site is one probe with one uprobe:
+ *
+ *	p:GROUP/u3 /abs/prog:0x1139 v0=%di:s32 v1=+0(%si):string
+ *	r:GROUP/u4 /abs/prog:0x1130 v0=$retval:s64
+ *	p:GROUP/u5 /abs/prog:0x1e2a(0x4010) v0=%ax:s32	(semaphore)
+ *
+ * Only what a handler reads is fetched (uprobe_vars.c adds a fetch arg
+ * per variable it resolves).  A .return probe's $param is its value at
+ * the entry, as in stap: an entry uprobe fetches it and the two records
+ * are paired per thread (uprobe_attach.c).  A USDT semaphore goes into the
+ * definition as the kernel's reference counter, so it is raised exactly
+ * while the probe exists, in every process mapping the object.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/dwinfo.h"
+#include "common/elffile.h"
+#include "common/log.h"
+#include "common/target.h"
+#include "common/usite.h"
+#include "lang/diag.h"
+#include "prov/prov.h"
+#include "prov/uprobe.h"
+#include "tracefs/session.h"
+
+/* What the point asks for, from its components. */
+struct upoint {
+	const char *proc;	/* process("x"): the path/name; NULL: a PID */
+	pid_t pid;
+	const char *lib;	/* .library("x") */
+	const char *provider;	/* .provider("p") */
+	enum usite_kind kind;
+	const char *spec;	/* function/statement/mark argument */
+	int64_t addr;		/* .statement(ADDR) */
+	bool has_addr;
+	bool call, ret, inl, exported, nearest, absolute, plt;
+};
+
+static const char *comp_str(const struct ast_pp *pp, size_t i)
+{
+	const struct ast_ppcomp *c = &pp->comps[i];
+
+	return c->arg && c->arg->kind == AST_E_STR ? c->arg->u.str.s : NULL;
+}
+
+/* 1: parsed; 0: not ours; -1: reported. */
+static int parse_point(const struct prov_env *env, const struct ast_pp *pp,
+		       struct upoint *u)
+{
+	size_t i = 1;
+	int64_t v;
+
+	memset(u, 0, sizeof(*u));
+	if (pp->ncomps < 2 || !prov_comp_is(pp, 0, "process"))
+		return 0;
+	if (pp->comps[0].arg) {
+		u->proc = comp_str(pp, 0);
+		if (!u->proc) {
+			if (!prov_comp_num(pp, 0, &v) || v <= 0)
+				goto bad;
+			u->pid = (pid_t)v;
+		}
+	}
+	if (prov_comp_is(pp, i, "library") || prov_comp_is(pp, i, "provider")) {
+		if (!comp_str(pp, i))
+			goto bad;
+		if (prov_comp_is(pp, i, "library"))
+			u->lib = comp_str(pp, i);
+		else
+			u->provider = comp_str(pp, i);
+		if (++i >= pp->ncomps)
+			return 0;
+	}
+	if (prov_comp_is(pp, i, "function") || prov_comp_is(pp, i, "plt")) {
+		u->kind = UK_FUNC;
+		u->plt = prov_comp_is(pp, i, "plt");
+	} else if (prov_comp_is(pp, i, "statement")) {
+		u->kind = UK_STMT;
+	} else if (prov_comp_is(pp, i, "mark")) {
+		u->kind = UK_MARK;
+	} else {
+		return 0;	/* process.begin and others: not ours */
+	}
+	if (u->provider && u->kind != UK_MARK)
+		goto bad;
+	u->spec = comp_str(pp, i);
+	if (!u->spec && u->kind == UK_STMT && prov_comp_num(pp, i, &v)) {
+		u->addr = v;
+		u->has_addr = true;
+	} else if (!u->spec) {
+		goto bad;
+	}
+	for (i++; i < pp->ncomps; i++) {
+		if (pp->comps[i].arg)
+			goto bad;
+		if (prov_comp_is(pp, i, "call") && u->kind == UK_FUNC)
+			u->call = true;
+		else if (prov_comp_is(pp, i, "return") && u->kind == UK_FUNC)
+			u->ret = true;
+		else if (prov_comp_is(pp, i, "inline") && u->kind == UK_FUNC)
+			u->inl = true;
+		else if (prov_comp_is(pp, i, "exported") && u->kind == UK_FUNC)
+			u->exported = true;
+		else if (prov_comp_is(pp, i, "nearest") && u->kind == UK_STMT)
+			u->nearest = true;
+		else if (prov_comp_is(pp, i, "absolute") && u->has_addr)
+			u->absolute = true;
+		else
+			goto bad;
+	}
+	if (u->has_addr && !u->absolute)
+		u->absolute = true;	/* stap takes .statement(ADDR) as is */
+	if (!u->proc && !u->pid) {
+		diag_error(env->diag, pp->loc, "process.%s needs the target's "
+			   "path here: process(\"path\").%s",
+			   pp->comps[1].name, pp->comps[1].name);
+		return -1;
+	}
+	return 1;
+bad:
+	diag_error(env->diag, pp->loc, "malformed process probe point: "
+		   "process(\"path\"|PID)[.library(\"lib\")].function(\"f\")"
+		   "[.call|.return|.inline|.exported], .statement(\"f@file:line\")"
+		   "[.nearest], .statement(ADDR).absolute, "
+		   "[.provider(\"p\")].mark(\"name\"), .plt(\"name\")");
+	return -1;
+}
+
+/* The object the sites are in: the library beside the program when the
+ * loader would find it there ($ORIGIN), else as target_resolve() does. */
+static char *object_of(const struct upoint *u)
+{
+	char *exe = NULL, *slash, *p;
+	char err[256];
+
+	if (!u->lib)
+		return u->proc ? xstrdup(u->proc) : NULL;
+	if (strchr(u->lib, '/'))
+		return xstrdup(u->lib);
+	if (!target_resolve(u->proc, u->pid, &exe, err, sizeof(err))) {
+		slash = strrchr(exe, '/');
+		if (slash) {
+			p = xasprintf("%.*s/%s", (int)(slash - exe), exe, u->lib);
+			if (!access(p, R_OK)) {
+				free(exe);
+				return p;
+			}
+			free(p);
+		}
+	}
+	free(exe);
+	return xstrdup(u->lib);
+}
+
+static char *quoted_proc(const struct upoint *u, const char *path)
+{
+	if (path)
+		return xasprintf("process(\"%s\")", path);
+	return xasprintf("process(%d)", (int)u->pid);
+}
+
+static struct prov_probe *new_probe(const char *pp, struct uprobe *d)
+{
+	struct prov_probe *p = prov_probe_new(&prov_uprobe, pp, PROV_RUNNING);
+
+	p->data = d;
+	return p;
+}
+
+static struct uprobe *uprobe_of(const struct usite *s, enum usite_kind kind)
+{
+	struct uprobe *d = xcalloc(1, sizeof(*d));
+
+	d->kind = kind;
+	d->path = xstrdup(s->path);
+	d->offset = s->offset;
+	d->vaddr = s->vaddr;
+	d->ref_ctr = s->ref_ctr_offset;
+	d->func = s->func ? xstrdup(s->func) : NULL;
+	d->site = xstrdup(s->name);
+	d->args = s->args;
+	d->nargs = s->nargs;
+	return d;
+}
+
+/* Sites of .function(SPEC): SPEC is "glob", "glob@file" or
+ * "glob@file:line" (the function declared there). */
+static int find_functions(const char *obj, const struct upoint *u,
+			  const struct usite_opts *o, struct usite_list *out,
+			  char *err, size_t errlen)
+{
+	char *glob = xstrdup(u->spec), *at = strchr(glob, '@'), *file, *colon;
+	struct dwfunc_list fl = { 0 };
+	struct usite_list one;
+	struct dwinfo *dw;
+	char *path = NULL;
+	int line = 0, ret;
+	size_t i, j;
+
+	if (!at) {
+		ret = usite_functions(obj, glob, o, out, err, errlen);
+		free(glob);
+		return ret;
+	}
+	*at = '\0';
+	file = at + 1;
+	colon = strchr(file, ':');
+	if (colon) {
+		*colon = '\0';
+		line = atoi(colon + 1);
+	}
+	out->v = NULL;
+	out->n = 0;
+	ret = target_resolve(obj, o->pid, &path, err, errlen);
+	if (ret)
+		goto out;
+	dw = dwinfo_open(path, o->debug_dirs, err, errlen);
+	if (!dw) {
+		ret = -errno;
+		goto out;
+	}
+	ret = dwinfo_funcs(dw, glob, 0, &fl, err, errlen);
+	for (i = 0; !ret && i < fl.n; i++) {
+		const struct dwfunc *f = &fl.v[i];
+		const char *base = f->file ? strrchr(f->file, '/') : NULL;
+
+		base = base ? base + 1 : f->file;
+		if (!f->file || (fnmatch(file, base, 0) && fnmatch(file, f->file, 0)))
+			continue;
+		if (line && f->line != line)
+			continue;
+		if (usite_functions(path, f->name, o, &one, err, errlen))
+			continue;
+		out->v = xrealloc(out->v, (out->n + one.n) * sizeof(*out->v));
+		for (j = 0; j < one.n; j++)
+			out->v[out->n++] = one.v[j];
+		free(one.v);
+	}
+	err[0] = '\0';
+	dwfunc_list_release(&fl);
+	dwinfo_free(dw);
+out:
+	free(path);
+	free(glob);
+	return ret;
+}
+
+/* .return: each site's entry offset (the uretprobe's) and the site of
+ * its parameters, which may be after the prologue. */
+static void add_return(struct uprobe *d, const struct usite *entry)
+{
+	d->eoffset = d->offset;
+	d->evaddr = d->vaddr;
+	d->eargs = d->args;
+	d->neargs = d->nargs;
+	d->args = NULL;
+	d->nargs = 0;
+	d->offset = entry->offset;
+	d->vaddr = entry->vaddr;
+	d->ret = true;
+}
+
+static int expand_functions(const struct prov_env *env, const struct ast_pp *pp,
+			    const struct upoint *u, const char *obj,
+			    struct prov_list *out)
+{
+	struct usite_opts o = { .pid = u->pid, .flags = USITE_ARGS };
+	struct usite_list l = { 0 }, e = { 0 };
+	char err[512] = "", *pproc, ppbuf[1024];
+	size_t i, n = 0;
+	int ret;
+
+	if (u->inl)		/* inline instances have no symbol of their
+				 * own: usite places none (yet) */
+		return 0;
+	ret = find_functions(obj, u, &o, &l, err, sizeof(err));
+	if (!ret && u->ret) {
+		o.flags = 0;
+		ret = find_functions(obj, u, &o, &e, err, sizeof(err));
+		if (!ret && e.n != l.n)
+			ret = errmsg(err, sizeof(err), -EINVAL,
+				     "the entries of \"%s\" changed", u->spec);
+	}
+	if (ret) {
+		usite_list_release(&l);
+		usite_list_release(&e);
+		if (env->listing)
+			return 0;
+		diag_error(env->diag, pp->loc, "%s", err);
+		return -1;
+	}
+	for (i = 0; i < l.n; i++) {
+		struct usite *s = &l.v[i];
+		struct uprobe *d;
+
+		if (s->ifunc)
+			continue;
+		d = uprobe_of(s, UK_FUNC);
+		s->args = NULL;
+		s->nargs = 0;
+		if (u->ret)
+			add_return(d, &e.v[i]);
+		pproc = quoted_proc(u, s->path);
+		snprintf(ppbuf, sizeof(ppbuf), "%s.function(\"%s\")%s", pproc,
+			 d->func ? d->func : s->name,
+			 u->ret ? ".return" : u->call ? ".call" : "");
+		free(pproc);
+		prov_list_push(out, new_probe(ppbuf, d));
+		n++;
+	}
+	usite_list_release(&l);
+	usite_list_release(&e);
+	if (!n && !env->listing && !pp->optional) {
+		diag_error(env->diag, pp->loc, "no function matches \"%s\" in %s",
+			   u->spec, obj);
+		return -1;
+	}
+	return (int)n;
+}
+
+/* "f@file:N-M": each line of the range; "...:N" with .nearest: the
+ * first line from N on that has code. */
+static int find_statements(const char *obj, const struct upoint *u,
+			   const struct usite_opts *o, struct usite_list *out,
+			   char *err, size_t errlen)
+{
+	const char *colon = strrchr(u->spec, ':');
+	char *dash, *spec;
+	long lo, hi, ln;
+	struct usite_list one;
+	size_t j;
+	int ret = -ENOENT;
+
+	if (!colon)
+		return usite_statement(obj, u->spec, o, out, err, errlen);
+	lo = strtol(colon + 1, &dash, 10);
+	hi = lo;
+	if (*dash == '-')
+		hi = strtol(dash + 1, NULL, 10);
+	if (hi == lo && !u->nearest)
+		return usite_statement(obj, u->spec, o, out, err, errlen);
+	if (u->nearest && hi == lo)
+		hi = lo + 50;
+	out->v = NULL;
+	out->n = 0;
+	for (ln = lo; ln <= hi; ln++) {
+		spec = xasprintf("%.*s:%ld", (int)(colon - u->spec), u->spec, ln);
+		if (!usite_statement(obj, spec, o, &one, err, errlen)) {
+			out->v = xrealloc(out->v, (out->n + one.n) * sizeof(*out->v));
+			for (j = 0; j < one.n; j++)
+				out->v[out->n++] = one.v[j];
+			free(one.v);
+			ret = 0;
+		}
+		free(spec);
+		if (!ret && u->nearest)
+			break;
+	}
+	if (!ret)
+		err[0] = '\0';
+	return ret;
+}
+
+static int expand_statements(const struct prov_env *env, const struct ast_pp *pp,
+			     const struct upoint *u, const char *obj,
+			     struct prov_list *out)
+{
+	struct usite_opts o = { .pid = u->pid };
+	struct usite_list l = { 0 };
+	char err[512] = "", *pproc, ppbuf[1024];
+	size_t i;
+	int ret;
+
+	if (u->has_addr) {
+		struct elffile *ef;
+		char *path;
+		struct usite s = { 0 };
+
+		ret = usite_open(obj, u->pid, &path, &ef, err, sizeof(err));
+		if (!ret) {
+			if (elffile_vaddr_to_off(ef, (uint64_t)u->addr, &s.offset))
+				ret = errmsg(err, sizeof(err), -ENOENT, "address 0x%llx "
+					     "is not in the code of %s",
+					     (unsigned long long)u->addr, path);
+			elffile_free(ef);
+		}
+		if (ret) {
+			diag_error(env->diag, pp->loc, "%s", err);
+			return -1;
+		}
+		s.path = path;
+		s.vaddr = (uint64_t)u->addr;
+		s.name = xasprintf("0x%llx", (unsigned long long)u->addr);
+		pproc = quoted_proc(u, path);
+		snprintf(ppbuf, sizeof(ppbuf), "%s.statement(0x%llx).absolute",
+			 pproc, (unsigned long long)u->addr);
+		prov_list_push(out, new_probe(ppbuf, uprobe_of(&s, UK_STMT)));
+		free(pproc);
+		free(s.name);
+		free(path);
+		return 1;
+	}
+	ret = find_statements(obj, u, &o, &l, err, sizeof(err));
+	if (ret || !l.n) {
+		usite_list_release(&l);
+		if (env->listing || pp->optional)
+			return 0;
+		if (!err[0])
+			snprintf(err, sizeof(err), "no statement matches \"%s\" in %s",
+				 u->spec, obj);
+		diag_error(env->diag, pp->loc, "%s", err);
+		return -1;
+	}
+	for (i = 0; i < l.n; i++) {
+		struct usite *s = &l.v[i];
+
+		pproc = quoted_proc(u, s->path);
+		snprintf(ppbuf, sizeof(ppbuf), "%s.statement(\"%s\")", pproc, s->name);
+		free(pproc);
+		prov_list_push(out, new_probe(ppbuf, uprobe_of(s, UK_STMT)));
+		s->args = NULL;
+		s->nargs = 0;
+	}
+	usite_list_release(&l);
+	return (int)i;
+}
+
+static int expand_marks(const struct prov_env *env, const struct ast_pp *pp,
+			const struct upoint *u, const char *obj,
+			struct prov_list *out)
+{
+	struct usite_opts o = { .pid = u->pid };
+	struct usite_list l = { 0 };
+	char err[512] = "", *pproc, ppbuf[1024];
+	size_t i;
+	int ret;
+
+	ret = usite_marks(obj, u->provider, u->spec, &o, &l, err, sizeof(err));
+	if (ret || !l.n) {
+		usite_list_release(&l);
+		if (env->listing || pp->optional)
+			return 0;
+		if (!err[0])
+			snprintf(err, sizeof(err), "no mark matches \"%s\" in %s",
+				 u->spec, obj);
+		diag_error(env->diag, pp->loc, "%s", err);
+		return -1;
+	}
+	for (i = 0; i < l.n; i++) {
+		struct usite *s = &l.v[i];
+		struct uprobe *d = uprobe_of(s, UK_MARK);
+		char *colon = strchr(s->name, ':');
+
+		s->args = NULL;
+		s->nargs = 0;
+		d->provider = colon ? xasprintf("%.*s", (int)(colon - s->name), s->name)
+				    : xstrdup("");
+		d->mark = xstrdup(colon ? colon + 1 : s->name);
+		pproc = quoted_proc(u, s->path);
+		snprintf(ppbuf, sizeof(ppbuf), "%s.provider(\"%s\").mark(\"%s\")",
+			 pproc, d->provider, d->mark);
+		free(pproc);
+		prov_list_push(out, new_probe(ppbuf, d));
+	}
+	usite_list_release(&l);
+	return (int)i;
+}
+
+static int uprobe_expand(const struct prov_env *env, const struct ast_pp *pp,
+			 struct prov_list *out)
+{
+	struct upoint u;
+	char *obj;
+	int ret = parse_point(env, pp, &u);
+
+	if (ret <= 0)
+		return ret;
+	if (u.plt || u.inl) {
+		if (env->listing || pp->optional)
+			return 0;
+		diag_error(env->diag, pp->loc, "process(...).%s probes are not "
+			   "supported yet", u.plt ? "plt" : "function(...).inline");
+		return -1;
+	}
+	if (!session_has_uprobes() && !env->listing) {
+		diag_error(env->diag, pp->loc, "process probes need uprobes "
+			   "(CONFIG_UPROBE_EVENTS), which this kernel does not have");
+		return -1;
+	}
+	obj = object_of(&u);
+	if (u.kind == UK_FUNC)
+		ret = expand_functions(env, pp, &u, obj, out);
+	else if (u.kind == UK_STMT)
+		ret = expand_statements(env, pp, &u, obj, out);
+	else
+		ret = expand_marks(env, pp, &u, obj, out);
+	free(obj);
+	return ret;
+}
+
+/*
+ * entry() - the entry twin of a .return probe, for @entry(expr): a probe
+ * at the site of the function's parameters, delivered in the return's
+ * session (uprobe_attach.c puts every probe of the provider in one
+ * ordered session, so the entry's record comes first).
+ */
+static struct prov_probe *uprobe_entry(const struct prov_probe *ret)
+{
+	const struct uprobe *r = ret->data;
+	struct uprobe *d;
+	char *pp;
+	struct prov_probe *p;
+	size_t i;
+
+	if (!r->ret)
+		return NULL;
+	d = xcalloc(1, sizeof(*d));
+	d->kind = UK_FUNC;
+	d->path = xstrdup(r->path);
+	d->offset = r->eoffset;
+	d->vaddr = r->evaddr;
+	d->func = r->func ? xstrdup(r->func) : NULL;
+	d->site = xstrdup(r->site);
+	d->nargs = r->neargs;
+	d->args = xcalloc(d->nargs ? d->nargs : 1, sizeof(*d->args));
+	for (i = 0; i < d->nargs; i++) {
+		const struct fetcharg *a = &r->eargs[i];
+
+		d->args[i] = *a;
+		d->args[i].name = xstrdup(a->name);
+		d->args[i].loc = a->loc ? xstrdup(a->loc) : NULL;
+		d->args[i].refused = a->refused ? xstrdup(a->refused) : NULL;
+	}
+	pp = xstrdup(ret->pp);
+	if (strlen(pp) > 7 && !strcmp(pp + strlen(pp) - 7, ".return"))
+		strcpy(pp + strlen(pp) - 7, ".call");
+	p = new_probe(pp, d);
+	free(pp);
+	return p;
+}
+
+static void uprobe_describe(const struct prov_probe *p, bool plan, FILE *f)
+{
+	const struct uprobe *d = p->data;
+	char *args = uprobe_fetch_args(d, false), *eargs = uprobe_fetch_args(d, true);
+	char ref[40] = "";
+
+	if (d->ref_ctr)
+		snprintf(ref, sizeof(ref), "(0x%llx)", (unsigned long long)d->ref_ctr);
+	if (!plan) {
+		fprintf(f, "%s at %s:0x%llx%s (%s) in our group, records from our "
+			"tracefs instance", d->ret ? "uretprobe" : "uprobe", d->path,
+			(unsigned long long)d->offset,
+			d->ref_ctr ? " with its semaphore as reference counter" : "",
+			d->site);
+		if (*eargs)
+			fprintf(f, "; the entry values from a uprobe at 0x%llx, "
+				"paired per thread", (unsigned long long)d->eoffset);
+		if (p->stacks)
+			fputs("; callchains from perf_event samples", f);
+		goto out;
+	}
+	if (*eargs)
+		fprintf(f, "echo 'p:$GROUP/$EVENT_entry %s:0x%llx%s' >> "
+			"\"$TRACEFS/dynamic_events\"\n", d->path,
+			(unsigned long long)d->eoffset, eargs);
+	fprintf(f, "echo '%c:$GROUP/$EVENT %s:0x%llx%s%s' >> \"$TRACEFS/dynamic_events\"\n",
+		d->ret ? 'r' : 'p', d->path, (unsigned long long)d->offset, ref, args);
+	fprintf(f, "echo 1 > \"$T/events/$GROUP/$EVENT/enable\"\n");
+out:
+	free(args);
+	free(eargs);
+}
+
+static void uprobe_free_probe(struct prov_probe *p)
+{
+	struct uprobe *d = p->data;
+
+	if (!d)
+		return;
+	uprobe_vars_free(d);
+	free(d->path);
+	free(d->func);
+	free(d->site);
+	free(d->provider);
+	free(d->mark);
+	free(d->ename);
+	fetchargs_free(d->args, d->nargs);
+	fetchargs_free(d->eargs, d->neargs);
+	free(d);
+	p->data = NULL;
+}
+
+const struct provider prov_uprobe = {
+	.name = "uprobe",
+	.expand = uprobe_expand,
+	.vars = uprobe_vars,
+	.var = uprobe_var,
+	.target = uprobe_target,
+	.entry = uprobe_entry,
+	.stack = uprobe_stack,
+	.deref = uprobe_deref,
+	.fetch = uprobe_fetch,
+	.context = uprobe_context,
+	.describe = uprobe_describe,
+	.attach = uprobe_attach,
+	.phase = uprobe_phase,
+	.detach = uprobe_detach,
+	.free_probe = uprobe_free_probe,
+};

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TAPKIT_PROV_UPROBE_H
+#define TAPKIT_PROV_UPROBE_H
+
+/*
+ * The internals of the process(...) provider shared by prov/uprobe.c
+ * (points), prov/uprobe_vars.c (target variables, fetch, context) and
+ * prov/uprobe_attach.c (run time).
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/event.h"
+#include "common/fetcharg.h"
+#include "lang/provider.h"
+
+struct session;
+struct tp;
+
+#define UPROBE_STR_MAX 4096
+
+enum usite_kind {
+	UK_FUNC,		/* .function, .call, .inline, .exported */
+	UK_STMT,		/* .statement */
+	UK_MARK,		/* .mark */
+};
+
+enum uvar_kind {
+	UV_LONG,		/* a number: the field, plus @add */
+	UV_STRING,		/* a :string field */
+	UV_CONST,		/* a string known at compile time ($$name) */
+};
+
+/* One value the probe's handler reads: a fetch arg of its uprobe (or of
+ * its entry twin's, for a .return probe's $param). */
+struct uvar {
+	char *name;		/* what the handler wrote, "x", "arg1" */
+	char *def;		/* "LOC:TYPE"; NULL for UV_CONST */
+	enum uvar_kind kind;
+	bool entry;		/* fetched at the entry, paired per thread */
+	int64_t add;
+	char *cval;		/* UV_CONST */
+	char *ctype;
+	struct tk_field f;	/* its field, resolved at attach */
+	char *buf;		/* UV_STRING: the last value */
+};
+
+/* Saved entry values of one thread, for a .return probe (a stack: the
+ * function may recurse). */
+struct uframe {
+	int tid;
+	char **vals;		/* one per entry var, strings or numbers */
+	int64_t *nums;
+	struct uframe *next;
+};
+
+struct uprobe {
+	enum usite_kind kind;
+	char *path;		/* the object the uprobe is in */
+	uint64_t offset;	/* file offset of the site */
+	uint64_t vaddr;		/* its link-time address */
+	uint64_t ref_ctr;	/* USDT semaphore file offset, 0: none */
+	char *func;		/* the function it is in, or NULL */
+	char *site;		/* "main+0x4", "prov:name", "f.c:12" */
+	char *provider;		/* UK_MARK */
+	char *mark;
+	bool ret;		/* a return probe */
+	struct fetcharg *args;	/* params / USDT args at the site */
+	size_t nargs;
+	/* .return: the site where the params are read (after the prologue) */
+	uint64_t eoffset;
+	uint64_t evaddr;
+	struct fetcharg *eargs;
+	size_t neargs;
+	bool entry_only;	/* the entry twin of entry(): no uretprobe */
+	struct uvar *v;
+	size_t nv;
+	/* run time */
+	struct session *s;
+	struct tp *tp, *etp;
+	char *ename;		/* its event's name in our group */
+	struct uframe *frames;	/* .return: entries waiting for returns */
+	struct uframe *cur;	/* the frame of the record being handled */
+	const struct tk_event *rec;
+};
+
+/* uprobe_vars.c */
+size_t uprobe_vars(const struct prov_probe *p, struct prov_var *out, size_t max);
+int uprobe_var(const struct prov_probe *p, const char *name, struct prov_var *out);
+int uprobe_target(struct prov_probe *p, const struct prov_target *t,
+		  struct prov_var *out, char *err, size_t errlen);
+int uprobe_deref(struct prov_probe *p, const struct prov_var *var, int64_t off,
+		 enum prov_mem kind, const char *fn, struct prov_var *out);
+int uprobe_fetch(const struct prov_probe *p, void *ev, int idx, int64_t sub,
+		 struct lang_val *out);
+int uprobe_context(const struct prov_probe *p, void *ev, enum prov_ctx what,
+		   struct lang_val *out);
+/* " v0=LOC:TYPE v1=..." of the vars fetched at the entry (@entry) or at
+ * the site; "" when none.  The caller frees it. */
+char *uprobe_fetch_args(const struct uprobe *u, bool entry);
+void uprobe_vars_free(struct uprobe *u);
+
+/* uprobe_attach.c */
+int uprobe_attach(struct run *run, struct prov_probe *const *probes, size_t n,
+		  void **state);
+void uprobe_phase(struct run *run, void *state, enum prov_phase ph);
+void uprobe_detach(struct run *run, void *state);
+int uprobe_stack(const struct prov_probe *p, void *ev, const uint64_t **pcs,
+		 size_t *nk, size_t *nu);
+
+#endif

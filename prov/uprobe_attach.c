@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Run time of process(...) probes: every probe of the program is one
+ * uprobe (and, for a .return probe whose handler reads entry values, an
+ * entry uprobe beside it) in one ordered session, so that a thread's
+ * entry record always comes before its return record.  Entry records
+ * push their values on a per-thread stack (recursion nests), return
+ * records pop them.  Probes whose handlers print stacks are sampled with
+ * callchains (TP_STACK); the others are ring records (TP_RECORD).
+ *
+ * A USDT semaphore is the kernel's reference counter on the uprobe when
+ * the kernel has them; without, usema.c raises it by hand in target()'s
+ * process (the one process that can be covered).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/log.h"
+#include "common/usema.h"
+#include "lang/run.h"
+#include "prov/uprobe.h"
+#include "tracefs/format.h"
+#include "tracefs/session.h"
+
+struct uslot {
+	struct prov_probe *p;
+	bool entry;		/* the entry twin's record */
+};
+
+struct ustate {
+	struct run *run;
+	struct session *s;
+	struct uslot *by_id;	/* event id -> probe */
+	int nids;
+	struct usema *sema;
+	bool reported;
+};
+
+static void by_id_set(struct ustate *st, int id, struct prov_probe *p, bool entry)
+{
+	if (id < 0)
+		return;
+	if (id >= st->nids) {
+		st->by_id = xrealloc(st->by_id, (size_t)(id + 1) * sizeof(*st->by_id));
+		memset(st->by_id + st->nids, 0,
+		       (size_t)(id + 1 - st->nids) * sizeof(*st->by_id));
+		st->nids = id + 1;
+	}
+	st->by_id[id].p = p;
+	st->by_id[id].entry = entry;
+}
+
+static void frame_free(struct uframe *f, size_t nv)
+{
+	size_t i;
+
+	for (i = 0; f->vals && i < nv; i++)
+		free(f->vals[i]);
+	free(f->vals);
+	free(f->nums);
+	free(f);
+}
+
+/* An entry record: save its values for the thread's return. */
+static void push_entry(struct uprobe *d, const struct tk_event *ev)
+{
+	struct uframe *f = xcalloc(1, sizeof(*f));
+	char buf[UPROBE_STR_MAX];
+	size_t i;
+
+	f->tid = ev->pid;
+	f->vals = xcalloc(d->nv, sizeof(*f->vals));
+	f->nums = xcalloc(d->nv, sizeof(*f->nums));
+	for (i = 0; i < d->nv; i++) {
+		const struct uvar *v = &d->v[i];
+
+		if (!v->entry || !v->def)
+			continue;
+		if (v->kind == UV_STRING) {
+			if (!field_str_fault(ev, &v->f)) {
+				field_str(ev, &v->f, buf, sizeof(buf));
+				f->vals[i] = xstrdup(buf);
+			}
+		} else {
+			f->nums[i] = field_int(ev, &v->f) + v->add;
+		}
+	}
+	f->next = d->frames;
+	d->frames = f;
+}
+
+/* The innermost saved entry of the thread, unlinked. */
+static struct uframe *pop_entry(struct uprobe *d, int tid)
+{
+	struct uframe **pf, *f;
+
+	for (pf = &d->frames; (f = *pf); pf = &f->next)
+		if (f->tid == tid) {
+			*pf = f->next;
+			return f;
+		}
+	return NULL;
+}
+
+static void on_record(const struct tk_event *ev, void *arg)
+{
+	struct ustate *st = arg;
+	struct uslot *sl;
+	struct uprobe *d;
+	bool ok;
+
+	if (ev->id < 0 || ev->id >= st->nids || !st->by_id[ev->id].p)
+		return;
+	sl = &st->by_id[ev->id];
+	d = sl->p->data;
+	if (sl->entry) {
+		push_entry(d, ev);
+		return;
+	}
+	d->cur = d->etp ? pop_entry(d, ev->pid) : NULL;
+	ok = run_fire(st->run, sl->p, (void *)ev);
+	if (d->cur)
+		frame_free(d->cur, d->nv);
+	d->cur = NULL;
+	if (!ok)
+		session_drain_stop(st->s);
+}
+
+static void batch_end(void *arg)
+{
+	struct ustate *st = arg;
+
+	run_flush(st->run);
+}
+
+/* Each variable's field in its event's records. */
+static int resolve_fields(struct ustate *st, struct prov_probe *p)
+{
+	struct uprobe *d = p->data;
+	char name[32];
+	size_t i;
+
+	for (i = 0; i < d->nv; i++) {
+		struct uvar *v = &d->v[i];
+		struct tp *tp = v->entry ? d->etp : d->tp;
+
+		if (!v->def)
+			continue;
+		snprintf(name, sizeof(name), "v%zu", i);
+		if (!tp || format_field(tp->event, name, &v->f) < 0) {
+			run_error(st->run, "%s: the uprobe has no field '%s'", p->pp, name);
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
+static bool has_entry_vars(const struct uprobe *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nv; i++)
+		if (d->v[i].entry && d->v[i].def)
+			return true;
+	return false;
+}
+
+/* Define the probes of @mode among @probes with one write. */
+static int define(struct ustate *st, struct prov_probe *const *probes, size_t n,
+		  enum tp_mode mode, bool refs)
+{
+	struct session_probe *v = xcalloc(2 * n + 1, sizeof(*v));
+	struct prov_probe **owner = xcalloc(2 * n + 1, sizeof(*owner));
+	bool *isentry = xcalloc(2 * n + 1, sizeof(*isentry));
+	char **args = xcalloc(2 * n + 1, sizeof(*args));
+	char **names = xcalloc(2 * n + 1, sizeof(*names));
+	struct tp **tps;
+	size_t i, k = 0;
+	int ret = 0;
+
+	for (i = 0; i < n; i++) {
+		struct prov_probe *p = probes[i];
+		struct uprobe *d = p->data;
+
+		if ((mode == TP_STACK) != p->stacks)
+			continue;
+		if (d->ret && has_entry_vars(d)) {
+			names[k] = xasprintf("u%d_%zu_entry", p->id, i);
+			args[k] = uprobe_fetch_args(d, true);
+			v[k] = (struct session_probe){ .event = names[k], .path = d->path,
+				.offset = d->eoffset, .args = *args[k] ? args[k] : NULL };
+			owner[k] = p;
+			isentry[k++] = true;
+		}
+		names[k] = xasprintf("u%d_%zu", p->id, i);
+		free(d->ename);
+		d->ename = xstrdup(names[k]);
+		args[k] = uprobe_fetch_args(d, false);
+		v[k] = (struct session_probe){ .event = names[k], .path = d->path,
+			.offset = d->offset, .ref_ctr = refs ? d->ref_ctr : 0,
+			.args = *args[k] ? args[k] : NULL, .ret = d->ret };
+		owner[k++] = p;
+	}
+	if (k) {
+		tps = xcalloc(k, sizeof(*tps));
+		ret = session_add_probes(st->s, v, k, mode, tps);
+		if (ret < 0)
+			run_error(st->run, "%s", session_error(st->s));
+		for (i = 0; !ret && i < k; i++) {
+			struct uprobe *d = owner[i]->data;
+
+			if (isentry[i])
+				d->etp = tps[i];
+			else
+				d->tp = tps[i];
+			d->s = st->s;
+			by_id_set(st, tps[i]->id, owner[i], isentry[i]);
+		}
+		free(tps);
+	}
+	for (i = 0; i < k; i++) {
+		free(args[i]);
+		free(names[i]);
+	}
+	free(args);
+	free(names);
+	free(v);
+	free(owner);
+	free(isentry);
+	return ret;
+}
+
+/* Kernels without reference counters: raise the semaphores by hand in
+ * target()'s process, as funccount does. */
+static int hold_semaphores(struct ustate *st, struct prov_probe *const *probes,
+			   size_t n)
+{
+	char **paths = xcalloc(n + 1, sizeof(*paths)), err[256];
+	uint64_t *offs = xcalloc(n + 1, sizeof(*offs));
+	size_t i, k = 0;
+	pid_t pid = run_target(st->run);
+	int ret = 0;
+
+	for (i = 0; i < n; i++) {
+		struct uprobe *d = probes[i]->data;
+
+		if (d->ref_ctr) {
+			paths[k] = d->path;
+			offs[k++] = d->ref_ctr;
+		}
+	}
+	if (k && pid <= 0) {
+		run_warn(st->run, "this kernel's uprobes take no semaphore: "
+			 "USDT probes guarded by one fire only with -x or -c");
+	} else if (k) {
+		st->sema = usema_hold(pid, paths, offs, k, err, sizeof(err));
+		if (!st->sema) {
+			run_error(st->run, "cannot raise the USDT semaphores: %s", err);
+			ret = -EINVAL;
+		}
+	}
+	free(paths);
+	free(offs);
+	return ret;
+}
+
+int uprobe_attach(struct run *run, struct prov_probe *const *probes, size_t n,
+		  void **state)
+{
+	struct session_opts so = { .ordered = true, .batch_end = batch_end,
+				   .buffer_kb = run_buffer_kb(run),
+				   .size_option = "-s MB" };
+	struct ustate *st = xcalloc(1, sizeof(*st));
+	bool refs = session_has_ref_ctr();
+	size_t i;
+	int err;
+
+	st->run = run;
+	*state = st;
+	st->s = session_new(&so);
+	if ((err = session_open(st->s)) < 0) {
+		run_error(run, "%s", session_error(st->s));
+		return err;
+	}
+	if ((err = define(st, probes, n, TP_RECORD, refs)) < 0 ||
+	    (err = define(st, probes, n, TP_STACK, refs)) < 0)
+		return err;
+	for (i = 0; i < n; i++)
+		if ((err = resolve_fields(st, probes[i])) < 0)
+			return err;
+	if (!refs && (err = hold_semaphores(st, probes, n)) < 0)
+		return err;
+	if ((err = session_start(st->s, run_loop(run), on_record, st)) < 0) {
+		run_error(run, "%s", session_error(st->s));
+		return err;
+	}
+	return 0;
+}
+
+void uprobe_phase(struct run *run, void *state, enum prov_phase ph)
+{
+	struct ustate *st = state;
+	long n = 0;
+
+	if (ph != PROV_PHASE_DRAIN || !st || !st->s)
+		return;
+	session_stop(st->s);
+	while (!run_exiting(run) && (n = session_drain(st->s)) > 0)
+		;
+	if (n < 0)
+		run_warn(run, "cannot read the last records: %s", session_error(st->s));
+	session_report_lost(st->s);
+	st->reported = true;
+	run_flush(run);
+}
+
+void uprobe_detach(struct run *run, void *state)
+{
+	struct ustate *st = state;
+	int id;
+
+	(void)run;
+	if (!st)
+		return;
+	usema_release(st->sema);
+	if (st->s) {
+		session_stop(st->s);
+		if (!st->reported)
+			session_report_lost(st->s);
+		session_close(st->s);
+		session_free(st->s);
+	}
+	for (id = 0; id < st->nids; id++) {
+		struct prov_probe *p = st->by_id[id].p;
+		struct uprobe *d;
+		struct uframe *f;
+
+		if (!p)
+			continue;
+		d = p->data;
+		while ((f = d->frames)) {
+			d->frames = f->next;
+			frame_free(f, d->nv);
+		}
+		d->s = NULL;
+		d->tp = d->etp = NULL;
+	}
+	free(st->by_id);
+	free(st);
+}
+
+int uprobe_stack(const struct prov_probe *p, void *evp, const uint64_t **pcs,
+		 size_t *nk, size_t *nu)
+{
+	const struct tk_event *ev = evp;
+
+	(void)p;
+	if (!ev->stack || !ev->nstack)
+		return -ENOENT;
+	*pcs = ev->stack;
+	*nk = ev->nkstack;
+	*nu = ev->nstack - ev->nkstack;
+	return 0;
+}
