@@ -26,6 +26,7 @@
 
 #include "common/dwinfo.h"
 #include "common/elffile.h"
+#include "common/elfsym.h"
 #include "common/log.h"
 #include "common/target.h"
 #include "common/usite.h"
@@ -271,6 +272,89 @@ static void add_return(struct uprobe *d, const struct usite *entry)
 	d->ret = true;
 }
 
+/*
+ * The inline instances of .function(GLOB) (plain, or .inline): sites at
+ * each instance's entry, from DWARF, with the parameters readable there.
+ * Appended to @l; the number added (0 without DWARF).
+ */
+static size_t add_inlines(const char *obj, const struct upoint *u,
+			  struct usite_list *l)
+{
+	struct dwfunc_list fl = { 0 };
+	struct elffile *ef;
+	struct dwinfo *dw;
+	char *path, *glob, err[256];
+	size_t i, n = 0;
+	uint64_t off;
+
+	if (usite_open(obj, u->pid, &path, &ef, err, sizeof(err)))
+		return 0;
+	glob = xasprintf("%.*s", (int)strcspn(u->spec, "@"), u->spec);
+	dw = dwinfo_open(path, NULL, NULL, 0);
+	if (dw && !dwinfo_funcs(dw, glob, DWINFO_INLINE, &fl, NULL, 0)) {
+		for (i = 0; i < fl.n; i++) {
+			const struct dwfunc *f = &fl.v[i];
+			struct usite *s;
+
+			if (!f->inlined_into ||
+			    elffile_vaddr_to_off(ef, f->entry, &off))
+				continue;
+			l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+			s = &l->v[l->n++];
+			memset(s, 0, sizeof(*s));
+			s->path = xstrdup(path);
+			s->offset = off;
+			s->vaddr = f->entry;
+			s->func = xstrdup(f->name);
+			s->name = xasprintf("%s@%s", f->name, f->inlined_into);
+			dwinfo_params(dw, f, f->entry, &s->args, &s->nargs, NULL, 0);
+			n++;
+		}
+	}
+	dwfunc_list_release(&fl);
+	dwinfo_free(dw);
+	elffile_free(ef);
+	free(glob);
+	free(path);
+	return n;
+}
+
+/* .exported: only the functions with a global symbol. */
+static void keep_exported(const char *obj, const struct upoint *u,
+			  struct usite_list *l)
+{
+	struct elfsym_list syms = { 0 };
+	struct elffile *ef;
+	char *path, err[256];
+	size_t i, j, k = 0;
+	bool keep;
+
+	if (usite_open(obj, u->pid, &path, &ef, err, sizeof(err)))
+		return;
+	if (elfsym_find(ef, "*", &syms, err, sizeof(err)))
+		syms.n = 0;
+	for (i = 0; i < l->n; i++) {
+		keep = false;
+		for (j = 0; j < syms.n && !keep; j++)
+			keep = syms.v[j].global && l->v[i].func &&
+			       !strcmp(syms.v[j].name, l->v[i].func);
+		if (keep) {
+			l->v[k++] = l->v[i];
+		} else {
+			struct usite_list one = { &l->v[i], 1 };
+			struct usite *copy = xmalloc(sizeof(*copy));
+
+			*copy = l->v[i];
+			one.v = copy;
+			usite_list_release(&one);
+		}
+	}
+	l->n = k;
+	elfsym_list_release(&syms);
+	elffile_free(ef);
+	free(path);
+}
+
 static int expand_functions(const struct prov_env *env, const struct ast_pp *pp,
 			    const struct upoint *u, const char *obj,
 			    struct prov_list *out)
@@ -278,13 +362,15 @@ static int expand_functions(const struct prov_env *env, const struct ast_pp *pp,
 	struct usite_opts o = { .pid = u->pid, .flags = USITE_ARGS };
 	struct usite_list l = { 0 }, e = { 0 };
 	char err[512] = "", *pproc, ppbuf[1024];
-	size_t i, n = 0;
+	size_t i, n = 0, ninl;
 	int ret;
 
-	if (u->inl)		/* inline instances have no symbol of their
-				 * own: usite places none (yet) */
-		return 0;
-	ret = find_functions(obj, u, &o, &l, err, sizeof(err));
+	if (u->inl)
+		ret = 0;
+	else
+		ret = find_functions(obj, u, &o, &l, err, sizeof(err));
+	if (!ret && u->exported)
+		keep_exported(obj, u, &l);
 	if (!ret && u->ret) {
 		o.flags = 0;
 		ret = find_functions(obj, u, &o, &e, err, sizeof(err));
@@ -300,6 +386,9 @@ static int expand_functions(const struct prov_env *env, const struct ast_pp *pp,
 		diag_error(env->diag, pp->loc, "%s", err);
 		return -1;
 	}
+	ninl = l.n;
+	if (!ret && !u->call && !u->ret && !u->exported)
+		add_inlines(obj, u, &l);
 	for (i = 0; i < l.n; i++) {
 		struct usite *s = &l.v[i];
 		struct uprobe *d;
@@ -314,7 +403,8 @@ static int expand_functions(const struct prov_env *env, const struct ast_pp *pp,
 		pproc = quoted_proc(u, s->path);
 		snprintf(ppbuf, sizeof(ppbuf), "%s.function(\"%s\")%s", pproc,
 			 d->func ? d->func : s->name,
-			 u->ret ? ".return" : u->call ? ".call" : "");
+			 u->ret ? ".return" : u->call ? ".call" :
+			 i >= ninl ? ".inline" : u->exported ? ".exported" : "");
 		free(pproc);
 		prov_list_push(out, new_probe(ppbuf, d));
 		n++;
@@ -486,11 +576,11 @@ static int uprobe_expand(const struct prov_env *env, const struct ast_pp *pp,
 
 	if (ret <= 0)
 		return ret;
-	if (u.plt || u.inl) {
+	if (u.plt) {
 		if (env->listing || pp->optional)
 			return 0;
 		diag_error(env->diag, pp->loc, "process(...).%s probes are not "
-			   "supported yet", u.plt ? "plt" : "function(...).inline");
+			   "supported yet", "plt");
 		return -1;
 	}
 	if (!session_has_uprobes() && !env->listing) {
@@ -571,13 +661,20 @@ static void uprobe_describe(const struct prov_probe *p, bool plan, FILE *f)
 			fputs("; callchains from perf_event samples", f);
 		goto out;
 	}
+	if (*eargs) {
+		fprintf(f, "echo 'p:$G/u%d_entry %s:0x%llx%s' >> \"$T/../../dynamic_events\"\n",
+			p->id, d->path, (unsigned long long)d->eoffset, eargs);
+		fprintf(f, "echo 1 > \"$T/events/$G/u%d_entry/enable\"\n", p->id);
+	}
+	fprintf(f, "echo '%c:$G/u%d %s:0x%llx%s%s' >> \"$T/../../dynamic_events\"\n",
+		d->ret ? 'r' : 'p', p->id, d->path, (unsigned long long)d->offset,
+		ref, args);
+	fprintf(f, "echo 1 > \"$T/events/$G/u%d/enable\"\n", p->id);
+	fprintf(f, "# to remove it after rmdir \"$T\": echo \"-:$G/u%d\" >> "
+		"\"${T%%/*/*}/dynamic_events\"\n", p->id);
 	if (*eargs)
-		fprintf(f, "echo 'p:$GROUP/$EVENT_entry %s:0x%llx%s' >> "
-			"\"$TRACEFS/dynamic_events\"\n", d->path,
-			(unsigned long long)d->eoffset, eargs);
-	fprintf(f, "echo '%c:$GROUP/$EVENT %s:0x%llx%s%s' >> \"$TRACEFS/dynamic_events\"\n",
-		d->ret ? 'r' : 'p', d->path, (unsigned long long)d->offset, ref, args);
-	fprintf(f, "echo 1 > \"$T/events/$GROUP/$EVENT/enable\"\n");
+		fprintf(f, "# and: echo \"-:$G/u%d_entry\" >> "
+			"\"${T%%/*/*}/dynamic_events\"\n", p->id);
 out:
 	free(args);
 	free(eargs);

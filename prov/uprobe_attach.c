@@ -186,14 +186,14 @@ static int define(struct ustate *st, struct prov_probe *const *probes, size_t n,
 		if ((mode == TP_STACK) != p->stacks)
 			continue;
 		if (d->ret && has_entry_vars(d)) {
-			names[k] = xasprintf("u%d_%zu_entry", p->id, i);
+			names[k] = xasprintf("u%d_entry", p->id);
 			args[k] = uprobe_fetch_args(d, true);
 			v[k] = (struct session_probe){ .event = names[k], .path = d->path,
 				.offset = d->eoffset, .args = *args[k] ? args[k] : NULL };
 			owner[k] = p;
 			isentry[k++] = true;
 		}
-		names[k] = xasprintf("u%d_%zu", p->id, i);
+		names[k] = xasprintf("u%d", p->id);
 		free(d->ename);
 		d->ename = xstrdup(names[k]);
 		args[k] = uprobe_fetch_args(d, false);
