@@ -102,6 +102,15 @@ static int parse_point(const struct prov_env *env, const struct ast_pp *pp,
 	} else if (!u->spec) {
 		goto bad;
 	}
+	if (u->spec && u->kind == UK_STMT && prov_comp_is(pp, pp->ncomps - 1, "absolute")) {
+		char *end;
+
+		errno = 0;
+		u->addr = (int64_t)strtoull(u->spec, &end, 0);
+		if (errno || *end || end == u->spec)
+			goto bad;
+		u->has_addr = true;
+	}
 	for (i++; i < pp->ncomps; i++) {
 		if (pp->comps[i].arg)
 			goto bad;
@@ -662,11 +671,11 @@ static void uprobe_describe(const struct prov_probe *p, bool plan, FILE *f)
 		goto out;
 	}
 	if (*eargs) {
-		fprintf(f, "echo 'p:$G/u%d_entry %s:0x%llx%s' >> \"$T/../../dynamic_events\"\n",
+		fprintf(f, "echo \"p:$G/u%d_entry\" '%s:0x%llx%s' >> \"$T/../../dynamic_events\"\n",
 			p->id, d->path, (unsigned long long)d->eoffset, eargs);
 		fprintf(f, "echo 1 > \"$T/events/$G/u%d_entry/enable\"\n", p->id);
 	}
-	fprintf(f, "echo '%c:$G/u%d %s:0x%llx%s%s' >> \"$T/../../dynamic_events\"\n",
+	fprintf(f, "echo \"%c:$G/u%d\" '%s:0x%llx%s%s' >> \"$T/../../dynamic_events\"\n",
 		d->ret ? 'r' : 'p', p->id, d->path, (unsigned long long)d->offset,
 		ref, args);
 	fprintf(f, "echo 1 > \"$T/events/$G/u%d/enable\"\n", p->id);

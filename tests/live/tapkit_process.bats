@@ -1,0 +1,307 @@
+#!/usr/bin/env bats
+# tapkit's process(...) probes (prov/uprobe.c) on test programs of their
+# own: ptarget (-O2 PIE, -O0 PIE, -O0 fixed-address), ptarget-lib with
+# libptarget.so, ptarget-usdt with a semaphore-guarded USDT probe.
+#
+#   ptarget N MS: N times snooze(MS), calc(i, &nodes[i % 2]), region(MS);
+#   calc(x, n) = x * 100 + n->next->val (nodes: val 7 and 11, each the
+#   other's next); prints "sum S".
+
+load helpers
+
+H=$TAPKIT_TOP/build/tests/helpers
+PT_SRC=$TAPKIT_TOP/tests/helpers/ptarget.c
+
+setup() {
+	require_root
+	require_tracefs_file uprobe_events
+	DRY_INST= DRY_UPROBES=()
+}
+
+teardown() {
+	stop_leftover_tool
+	[ -z "$DRY_INST" ] || rmdir "$DRY_INST" 2>/dev/null || true
+	local e
+	for e in "${DRY_UPROBES[@]}"; do
+		echo "-:$e" 2>/dev/null >>"$TRACEFS/dynamic_events" || true
+	done
+}
+
+show_run() {
+	echo "# status $status" >&2
+	echo "# --- stdout" >&2; printf '%s\n' "$output" | sed 's/^/# /' >&2
+	echo "# --- stderr" >&2; printf '%s\n' "${stderr:-}" | sed 's/^/# /' >&2
+}
+
+# The script's lines of $output (the target's "sum"/"sem" lines left out).
+script_out() {
+	printf '%s\n' "$output" | grep -v '^sum \|^sem '
+}
+
+# line MARKER: the line of ptarget.c holding MARKER
+line() {
+	grep -n "$1" "$PT_SRC" | cut -d: -f1
+}
+
+FT='global s, t
+probe process(@1).function(@2).call { t[tid()] = gettimeofday_ns() }
+probe process(@1).function(@2).return { s <<< gettimeofday_ns() - t[tid()]; delete t[tid()] }
+probe end { printf("%d %d\n", @count(s), @avg(s)) }'
+
+# avg_ok AVG MS: within [MS - 10, MS + 30] ms (the time built-ins read
+# the clock when the handler runs, which batches of records, read at most
+# every 10 ms, shift)
+avg_ok() {
+	[ "$1" -ge $((($2 - 10) * 1000000)) ] && [ "$1" -lt $((($2 + 30) * 1000000)) ]
+}
+
+@test "tapkit process: the function-time script times snooze() at -O0 and -O2, PIE and not" {
+	local v
+	for v in ptarget-O0 ptarget ptarget-nopie; do
+		run_pid tapkit -c "$H/$v 5 20" -e "$FT" "$H/$v" snooze
+		[ "$status" -eq 0 ] || { show_run; false; }
+		read -r count avg <<<"$(script_out)"
+		[ "$count" = 5 ] || { show_run; false; }
+		avg_ok "$avg" 20 || { show_run; false; }
+		assert_clean "$RUN_PID"
+	done
+}
+
+@test "tapkit process: the function-time script with timer.s(1) prints while the target runs" {
+	run_pid tapkit -c "$H/ptarget-O0 60 20" -e 'global s, t
+probe process(@1).function(@2).call { t[tid()] = gettimeofday_ns() }
+probe process(@1).function(@2).return { s <<< gettimeofday_ns() - t[tid()]; delete t[tid()] }
+probe timer.s(1) { printf("%d %d\n", @count(s), @avg(s)); exit() }' "$H/ptarget-O0" snooze
+	[ "$status" -eq 0 ] || { show_run; false; }
+	read -r count avg <<<"$(script_out | head -1)"
+	# 60 x (20 ms snooze + 20 ms region) take 2.4 s: one second sees some
+	[ "$count" -ge 10 ] && [ "$count" -le 30 ] || { show_run; false; }
+	avg_ok "$avg" 20 || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit process: two .statement probes time the code between two source lines" {
+	local a b v
+	a=$(line PT_REGION_START) b=$(line PT_REGION_END)
+	for v in ptarget-O0 ptarget; do
+		run_pid tapkit -c "$H/$v 4 20" -e 'global s, t
+probe process(@1).statement(@2) { t[tid()] = gettimeofday_ns() }
+probe process(@1).statement(@3) { s <<< gettimeofday_ns() - t[tid()] }
+probe end { printf("%d %d\n", @count(s), @avg(s)) }' "$H/$v" "region@ptarget.c:$a" "region@ptarget.c:$b"
+		[ "$status" -eq 0 ] || { show_run; false; }
+		read -r count avg <<<"$(script_out)"
+		[ "$count" = 4 ] || { show_run; false; }
+		avg_ok "$avg" 20 || { show_run; false; }
+		assert_clean "$RUN_PID"
+	done
+}
+
+@test "tapkit process: a line range and .nearest place statement probes" {
+	local a
+	a=$(line PT_REGION_START)
+	run_pid tapkit -c "$H/ptarget-O0 3 1" -e 'global n
+probe process(@1).statement(@2) { n++ }
+probe end { println(n) }' "$H/ptarget-O0" "region@ptarget.c:$a-$((a + 2))"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	# three lines with code, each once per call
+	[ "$(script_out)" = 9 ] || { show_run; false; }
+	# the blank-free comment line before the function has no code: the
+	# next line that has does
+	run_pid tapkit -c "$H/ptarget-O0 3 1" -e 'global n
+probe process(@1).statement(@2).nearest { n++ }
+probe end { println(n) }' "$H/ptarget-O0" "*@ptarget.c:$((a - 2))"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$(script_out)" = 3 ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit process: DWARF parameters and \$return of calc() at -O0 and -O2" {
+	local v
+	for v in ptarget-O0 ptarget ptarget-nopie; do
+		run_pid tapkit -c "$H/$v 3 0" -e 'probe process(@1).function("calc") { printf("in %d %d\n", $x, $n != 0) }
+probe process(@1).function("calc").return { printf("out %d %d\n", $x, $return) }' "$H/$v"
+		[ "$status" -eq 0 ] || { show_run; false; }
+		[ "$(script_out)" = "in 0 1
+out 0 11
+in 1 1
+out 1 107
+in 2 1
+out 2 211" ] || { show_run; false; }
+		[[ "$output" == *"sum 329"* ]] || { show_run; false; }
+		assert_clean "$RUN_PID"
+	done
+}
+
+@test "tapkit process: .return's \$param is its value at the entry, paired per thread" {
+	# snooze's ms at entry, while snooze itself may reuse the register
+	run_pid tapkit -c "$H/ptarget 2 3" -e 'probe process(@1).function("snooze").return { printf("%s %d\n", ppfunc(), $ms) }' "$H/ptarget"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$(script_out)" = "snooze 3
+snooze 3" ] || { show_run; false; }
+}
+
+@test "tapkit process: an inlined function is probed at each inline instance" {
+	# -O2 inlines sleep_ms() into snooze() and region(); -O0 does not
+	run_pid tapkit -c "$H/ptarget 3 1" -e 'global n
+probe process(@1).function("sleep_ms").inline { n++ }
+probe end { println(n) }' "$H/ptarget"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$(script_out)" = 6 ] || { show_run; false; }
+	run_pid tapkit -c "$H/ptarget-O0 3 1" -e 'global n
+probe process(@1).function("sleep_ms") { n++ }
+probe end { println(n) }' "$H/ptarget-O0"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$(script_out)" = 6 ] || { show_run; false; }
+}
+
+@test "tapkit process: name@file and name@file:line patterns" {
+	local l
+	l=$(grep -n '^__attribute__((noinline)) int calc' "$PT_SRC" | cut -d: -f1)
+	run_pid tapkit -c "$H/ptarget-O0 2 0" -e 'global n
+probe process(@1).function("ca*@ptarget.c") { n[ppfunc()]++ }
+probe process(@1).function(@2) { n["line"]++ }
+probe end { foreach (k+ in n) printf("%s %d\n", k, n[k]) }' "$H/ptarget-O0" "calc@ptarget.c:$l"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$(script_out)" = "calc 2
+line 2" ] || { show_run; false; }
+	run_pid tapkit -e 'probe process(@1).function("calc@other.c") { }' "$H/ptarget-O0"
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[[ "$stderr" == "<input>:1:7: error: no function matches \"calc@other.c\" in $H/ptarget-O0"* ]] ||
+		{ show_run; false; }
+}
+
+@test "tapkit process: a function of a shared library, by .library() and by path" {
+	run_pid tapkit -c "$H/ptarget-lib 3" -e 'probe process(@1).library("libptarget.so").function("pt_lib_add") { printf("add %d %d\n", $a, $b) }
+probe process(@2).function("pt_lib_add").return { printf("ret %d\n", $return) }' \
+		"$H/ptarget-lib" "$H/libptarget.so"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$(script_out)" = "add 0 1000
+ret 1000
+add 1 1000
+ret 1001
+add 2 1000
+ret 1002" ] || { show_run; false; }
+	[[ "$output" == *"sum 3003"* ]] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit process: a USDT mark gives \$arg1 and user_string(\$arg2); its semaphore is set only while traced" {
+	run "$H/ptarget-usdt" 2
+	[ "$output" = "sem 0
+sem 0" ] || { show_run; false; }
+	run_pid tapkit -c "$H/ptarget-usdt 3" -e 'probe process(@1).mark("hello") { printf("%d %s\n", $arg1, user_string($arg2)) }' "$H/ptarget-usdt"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$(script_out)" = "0 msg-0
+1 msg-1
+2 msg-2" ] || { show_run; false; }
+	[ "$(printf '%s\n' "$output" | grep -c '^sem 1$')" = 3 ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+	# after the run, nothing holds it up
+	run "$H/ptarget-usdt" 1
+	[ "$output" = "sem 0" ] || { show_run; false; }
+	run_pid tapkit -c "$H/ptarget-usdt 2" -e 'probe process(@1).provider("ptk").mark("hel*") { printf("%d\n", $arg1) }' "$H/ptarget-usdt"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$(script_out)" = "0
+1" ] || { show_run; false; }
+}
+
+@test "tapkit process: -L lists a function's parameters" {
+	run --separate-stderr tapkit -L "process(\"$H/ptarget-O0\").function(\"calc\")"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[[ "$output" == "process(\"$H/ptarget-O0\").function(\"calc\") \$x:"*" \$n:"* ]] ||
+		{ show_run; false; }
+	run --separate-stderr tapkit -L "process(\"$H/ptarget-O0\").function(\"calc\").return"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[[ "$output" == *" \$return:"* ]] || { show_run; false; }
+}
+
+@test "tapkit process: -p2 names the uprobe; --dry-run's definitions are the ones the kernel takes" {
+	run --separate-stderr tapkit -p2 -e 'probe process(@1).function("calc").return { printf("%d %d\n", $x, $return) }' "$H/ptarget-O0"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[[ "$output" == *"# mechanism: uretprobe at $H/ptarget-O0:0x"*" (calc) in our group, records from our tracefs instance; the entry values from a uprobe at 0x"*", paired per thread"* ]] ||
+		{ show_run; false; }
+	run --separate-stderr tapkit --dry-run -e 'probe process(@1).function("calc").return { printf("%d %d\n", $x, $return) }' "$H/ptarget-O0"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/dry.sh"
+	sh "$BATS_TEST_TMPDIR/dry.sh" &
+	dpid=$!
+	DRY_INST=$TRACEFS/instances/tapkit_dryrun_$dpid
+	DRY_UPROBES=("tapkit_dryrun_$dpid/u0" "tapkit_dryrun_$dpid/u0_entry")
+	wait "$dpid"
+	grep -q "^r:tapkit_dryrun_$dpid/u0 $H/ptarget-O0:0x[0-9a-f]* v1=\$retval:s64$" "$TRACEFS/dynamic_events" ||
+		{ cat "$TRACEFS/dynamic_events"; false; }
+	grep -q "^p:tapkit_dryrun_$dpid/u0_entry $H/ptarget-O0:0x[0-9a-f]* v0=-4(%bp):s32$" "$TRACEFS/dynamic_events" ||
+		{ cat "$TRACEFS/dynamic_events"; false; }
+	"$H/ptarget-O0" 2 0
+	[ "$(grep -c 'u0_entry: .* v0=1$' "$DRY_INST/trace")" -eq 1 ] || { cat "$DRY_INST/trace" >&2; false; }
+	[ "$(grep -c 'u0: .* v1=107$' "$DRY_INST/trace")" -eq 1 ] || { cat "$DRY_INST/trace" >&2; false; }
+	rmdir "$DRY_INST"
+	DRY_INST=
+	echo "-:${DRY_UPROBES[0]}" >>"$TRACEFS/dynamic_events"
+	echo "-:${DRY_UPROBES[1]}" >>"$TRACEFS/dynamic_events"
+	DRY_UPROBES=()
+}
+
+@test "tapkit process: .statement(ADDRESS).absolute probes a link-time address" {
+	local addr
+	addr=$(nm "$H/ptarget-nopie" | awk '$3 == "calc" { print "0x" $1 }')
+	run_pid tapkit -c "$H/ptarget-nopie 4 0" -e 'global n
+probe process(@1).statement(@2).absolute { n++ }
+probe end { println(n) }' "$H/ptarget-nopie" "$addr"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$(script_out)" = 4 ] || { show_run; false; }
+}
+
+# ---- errors ------------------------------------------------------------
+
+@test "tapkit process: a function pattern that matches nothing is a located error" {
+	run_pid tapkit -e 'probe process(@1).function("nosuch") { }' "$H/ptarget"
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[ "$stderr" = "<input>:1:7: error: no function matches \"nosuch\" in $H/ptarget
+probe process(@1).function(\"nosuch\") { }
+      ^" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit process: a missing file, mark and source line are located errors" {
+	run_pid tapkit -e 'probe process("/nonexistent/tk_prog").function("f") { }'
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[ "$stderr" = "<input>:1:7: error: cannot find '/nonexistent/tk_prog': No such file or directory
+probe process(\"/nonexistent/tk_prog\").function(\"f\") { }
+      ^" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+	run_pid tapkit -e 'probe process(@1).mark("nomark") { }' "$H/ptarget-usdt"
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[ "$(head -1 <<<"$stderr")" = "<input>:1:7: error: no mark matches \"nomark\" in $H/ptarget-usdt" ] ||
+		{ show_run; false; }
+	run_pid tapkit -e 'probe process(@1).statement("region@ptarget.c:1") { }' "$H/ptarget"
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[[ "$(head -1 <<<"$stderr")" == "<input>:1:7: error: no code at region@ptarget.c:1 (nearest line with code: "*")" ]] ||
+		{ show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit process: a variable the function does not have is a located error, nothing left" {
+	run_pid tapkit -e 'probe process(@1).function("calc") {
+	println($nosuch)
+}' "$H/ptarget"
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[[ "$(head -1 <<<"$stderr")" == "<input>:2:10: error: "*"'\$nosuch'"* ]] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit process: \$x of a program without debug info is a located error" {
+	cp "$H/ptarget" "$BATS_TEST_TMPDIR/stripped"
+	strip -g "$BATS_TEST_TMPDIR/stripped"
+	run_pid tapkit -e 'probe process(@1).function("calc") { println($x) }' "$BATS_TEST_TMPDIR/stripped"
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[[ "$(head -1 <<<"$stderr")" == "<input>:1:46: error: "*'$x'* ]] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit process: a malformed process point is a located error" {
+	run_pid tapkit -e 'probe process(@1).function("calc").junk { }' "$H/ptarget"
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[[ "$(head -1 <<<"$stderr")" == "<input>:1:7: error: malformed process probe point: "* ]] ||
+		{ show_run; false; }
+}
