@@ -19,6 +19,7 @@
 
 #include "common/escape.h"
 #include "common/log.h"
+#include "common/target.h"
 #include "common/opt.h"
 #include "lang/ast.h"
 #include "lang/diag.h"
@@ -301,8 +302,10 @@ static int list_probes(struct opts *o, struct diag *d,
 			struct prov_var v[128];
 			size_t k, nv = p->prov->vars(p, v, 128);
 
+			/* the C type where the provider knows it, as stap */
 			for (k = 0; k < nv && k < 128; k++)
 				printf(" $%s:%s", esc_str(v[k].name),
+				       v[k].ctype ? esc_str(v[k].ctype) :
 				       v[k].type == AST_T_STRING ? "string" :
 				       v[k].array > 0 ? "char[]" : "long");
 		}
@@ -380,17 +383,48 @@ struct tapkit {
 };
 
 /*
+ * The program a bare process.function("f") means: -c's first word through
+ * $PATH, or -x's executable; NULL when neither (the provider then says
+ * what is missing).  The caller frees it.
+ */
+static char *target_exe(const char *command, pid_t pid)
+{
+	char *path = NULL, *word, err[256];
+	size_t n;
+
+	if (pid) {
+		char link[64], buf[4096];
+		ssize_t len;
+
+		snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
+		len = readlink(link, buf, sizeof(buf) - 1);
+		if (len <= 0)
+			return NULL;
+		buf[len] = '\0';
+		return xstrdup(buf);
+	}
+	if (!command)
+		return NULL;
+	command += strspn(command, " \t");
+	n = strcspn(command, " \t");
+	if (!n)
+		return NULL;
+	word = xasprintf("%.*s", (int)n, command);
+	if (target_resolve(word, 0, &path, err, sizeof(err)) < 0)
+		path = NULL;
+	free(word);
+	return path;
+}
+
+/*
  * Passes 1 to 4 (or up to the run): what -pN and --dry-run ask is printed
  * here.  TK_EXIT_OK with tk->prog set when the run is next.
  */
-static int compile(struct tapkit *tk, const struct tool *t)
+static int compile_passes(struct tapkit *tk, const struct tool *t,
+			  const struct elab_opts *eop)
 {
 	struct opts *o = &tk->o;
-	struct elab_opts eo = { .tapset_dirs = o->dirs, .lex = &tk->lc,
-				.providers = prov_all,
-				.no_display = o->pass && o->pass < 5 &&
-					      o->pass != 4,
-				.has_target = t->opt.command || o->target };
+	const struct elab_opts eo = *eop;
 	struct timespec t0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -438,6 +472,24 @@ static int compile(struct tapkit *tk, const struct tool *t)
 fail:
 	diag_print(tk->d, stderr);
 	return TK_EXIT_RUNTIME;
+}
+
+static int compile(struct tapkit *tk, const struct tool *t)
+{
+	struct opts *o = &tk->o;
+	struct elab_opts eo = { .tapset_dirs = o->dirs, .lex = &tk->lc,
+				.providers = prov_all,
+				.no_display = o->pass && o->pass < 5 &&
+					      o->pass != 4,
+				.has_target = t->opt.command || o->target,
+				.target_pid = o->target };
+	char *exe = target_exe(t->opt.command, o->target);
+	int rc;
+
+	eo.target_exe = exe;
+	rc = compile_passes(tk, t, &eo);
+	free(exe);
+	return rc;
 }
 
 static void release(struct tapkit *tk)

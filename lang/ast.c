@@ -194,6 +194,10 @@ void ast_expr_free(struct ast_expr *e)
 		break;
 	case AST_E_TARGET:
 		free(e->u.target.name);
+		free(e->u.target.cast_type);
+		free(e->u.target.cast_module);
+		free(e->u.target.global);
+		free(e->u.target.raw_reg);
 		for (i = 0; i < e->u.target.ncomps; i++)
 			free(e->u.target.comps[i].name);
 		free(e->u.target.comps);
@@ -382,6 +386,10 @@ struct ast_expr *ast_expr_clone(const struct ast_expr *e)
 		break;
 	case AST_E_TARGET:
 		c->u.target.name = dup_or_null(e->u.target.name);
+		c->u.target.cast_type = dup_or_null(e->u.target.cast_type);
+		c->u.target.cast_module = dup_or_null(e->u.target.cast_module);
+		c->u.target.global = dup_or_null(e->u.target.global);
+		c->u.target.raw_reg = dup_or_null(e->u.target.raw_reg);
 		c->u.target.comps = e->u.target.ncomps ?
 			memdup(e->u.target.comps, e->u.target.ncomps *
 			       sizeof(*e->u.target.comps)) : NULL;

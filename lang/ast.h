@@ -192,11 +192,25 @@ struct ast_expr {
 			struct ast_expr *index;	/* AST_E_INDEX: keys, array */
 		} in;
 		struct {
-			char *name;	/* "$var", "$$vars"; NULL: autocast */
-			struct ast_expr *base;	/* autocast: e.g. @entry(..)->f */
+			char *name;	/* "$var", "$$vars"; NULL: @cast,
+					 * @var, autocast; raw: the call,
+					 * "int_arg" */
+			struct ast_expr *base;	/* autocast: e.g. @entry(..)->f;
+						 * @cast: the pointer */
 			bool addressof;		/* &$var */
 			struct ast_tcomp *comps;
 			size_t ncomps;
+			char *cast_type;	/* @cast(base, "type", "mod") */
+			char *cast_module;
+			char *global;		/* @var("name@file", "mod") */
+			/* set by elab: a raw operand of the provider
+			 * (enum prov_raw) from register(), int_arg()... */
+			int raw;
+			int raw_arg;
+			char *raw_reg;		/* register("rax"): "rax" */
+			const char *raw_type;	/* static: "s64"... */
+			bool typed;	/* resolved by the provider's target():
+					 * comps are compiled in, not indexes */
 		} target;
 		struct {
 			enum ast_stat op;

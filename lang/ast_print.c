@@ -54,7 +54,22 @@ static void print_target(FILE *f, const struct ast_expr *e)
 
 	if (e->u.target.addressof)
 		fputc('&', f);
-	if (e->u.target.name)
+	if (e->u.target.raw && e->u.target.raw_reg)
+		fprintf(f, "%s(\"%s\")", e->u.target.name, e->u.target.raw_reg);
+	else if (e->u.target.raw && e->u.target.raw_arg)
+		fprintf(f, "%s(%d)", e->u.target.name, e->u.target.raw_arg);
+	else if (e->u.target.raw)
+		fprintf(f, "%s()", e->u.target.name);
+	else if (e->u.target.global)
+		fprintf(f, "@var(\"%s\")", e->u.target.global);
+	else if (e->u.target.cast_type) {
+		fputs("@cast(", f);
+		print_expr(f, e->u.target.base, true);
+		fprintf(f, ", \"%s\"", e->u.target.cast_type);
+		if (e->u.target.cast_module)
+			fprintf(f, ", \"%s\"", e->u.target.cast_module);
+		fputc(')', f);
+	} else if (e->u.target.name)
 		fputs(e->u.target.name, f);
 	else
 		print_operand(f, e->u.target.base);

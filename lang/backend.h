@@ -52,6 +52,9 @@ const struct builtin *builtin_find(const char *name, int *id);
  * (lang/elab_mem.c).
  */
 int builtin_mem(const struct builtin *b);
+/* True when @b reads the current event's callchain (backtrace()...): the
+ * probe calling it must record one. */
+bool builtin_uses_stack(const struct builtin *b);
 
 /* ---- VM state (vm.c, builtin.c) ----------------------------------------- */
 

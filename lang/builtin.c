@@ -562,6 +562,22 @@ int builtin_mem(const struct builtin *b)
 	return -1;
 }
 
+bool builtin_uses_stack(const struct builtin *b)
+{
+	static const char *const names[] = {
+		"backtrace", "ubacktrace", "print_backtrace",
+		"print_ubacktrace", "sprint_backtrace", "sprint_ubacktrace",
+		"print_ubacktrace_fileline", "sprint_ubacktrace_fileline",
+		"callers", "ucallers",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(b->name, names[i]))
+			return true;
+	return false;
+}
+
 const struct builtin *builtin_find(const char *name, int *id)
 {
 	size_t i;

@@ -209,6 +209,9 @@ void elab_free(struct elab *e)
 
 		prov_probe_free(p->pp);
 		ast_stmt_free(p->body);
+		for (j = 0; j < p->tail.n; j++)
+			ast_stmt_free(p->tail.v[j]);
+		free(p->tail.v);
 		for (j = 0; j < p->nlocals; j++)
 			elab_sym_free(p->locals[j]);
 		free(p->locals);

@@ -34,6 +34,7 @@
  * ast_expr.slot (a built-in's id + 1).
  */
 #include <stdbool.h>
+#include <sys/types.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -79,6 +80,7 @@ struct elab_func {
 	size_t nparams;
 	bool used;		/* reachable from a probe */
 	bool resolved;
+	bool stacks;		/* uses a stack built-in, itself or below */
 	int index;
 };
 
@@ -94,6 +96,9 @@ struct elab_probe {
 	char *cond_filter;	/* the leading condition in ftrace syntax, or NULL */
 	bool cond_dropped;	/* the provider took it: not in body any more */
 	bool synthetic;		/* global display: not in -p2 listings */
+	/* statements the symbols pass appends to the body after resolving
+	 * it (@entry's cleanup); empty after it */
+	struct { struct ast_stmt **v; size_t n, cap; } tail;
 };
 
 struct elab_opts {
@@ -103,6 +108,11 @@ struct elab_opts {
 	bool listing_vars;		/* -L: and the variables' types */
 	bool no_display;		/* -p1..: no auto-print of globals */
 	bool has_target;		/* -c or -x: target() is a process */
+	/* -c's program (its first word through $PATH) or -x's executable:
+	 * what a bare process.function("f") probes; NULL when unknown */
+	const char *target_exe;
+	pid_t target_pid;		/* -x's PID (the view that counts for
+					 * its libraries), 0 with -c */
 	/* the probe families, asked in order; NULL-ended (prov/prov.h) */
 	const struct provider *const *providers;
 };

@@ -85,7 +85,8 @@ static bool ftrace_expr(struct strbuf *sb, const struct ast_expr *e, bool neg)
 						 * name (signal_generate's) */
 		fmt_sb_addstr(sb, "COMM");
 	else if (l->kind == AST_E_TARGET && l->u.target.name &&
-		 !l->u.target.ncomps && l->u.target.name[1] != '$')
+		 !l->u.target.raw && !l->u.target.ncomps &&
+		 l->u.target.name[1] != '$')
 		fmt_sb_addstr(sb, l->u.target.name + 1);
 	else
 		return false;

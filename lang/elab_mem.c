@@ -20,6 +20,8 @@
  * elaborator never learns what kind of probe reads the memory.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "common/log.h"
 #include "lang/backend.h"
@@ -58,6 +60,45 @@ static void mem_error(struct elab *e, const struct ast_expr *call,
 		   why);
 }
 
+/* The read as one more typed target of the provider (target()): the
+ * value of @t's path is the address. */
+static void typed_read(struct elab *e, struct elab_probe *p,
+		       struct ast_expr *call, const struct builtin *b,
+		       struct ast_expr *t, int64_t off)
+{
+	struct prov_probe *pp = p->pp;
+	struct tstep *steps, *pre;
+	struct prov_target pt;
+	struct prov_var out;
+	struct ast_expr *read;
+	char err[512] = "";
+	int r;
+
+	if (!t->u.target.typed)		/* its own error was reported */
+		return;
+	if (elab_target_build(e, p, t, &pt, &steps, &pre) < 0)
+		return;
+	pt.deref = true;
+	pt.deref_kind = (enum prov_mem)builtin_mem(b);
+	pt.deref_off = off;
+	pt.deref_fn = b->name;
+	r = pp->prov->target(pp, &pt, &out, err, sizeof(err));
+	free(steps);
+	free(pre);
+	if (r < 0) {
+		diag_error(e->diag, call->loc, "%s() cannot read at %s: %s",
+			   b->name, t->u.target.name ? t->u.target.name : "@cast",
+			   err[0] ? err : strerror(-r));
+		return;
+	}
+	read = ast_expr_new(AST_E_TARGET, call->loc);
+	read->u.target.name = xasprintf("%s()", b->name);
+	read->u.target.typed = true;
+	read->slot = out.idx;
+	read->type = out.type;
+	AST_VEC_PUSH(&call->u.call.args, read);
+}
+
 void elab_mem_call(struct elab *e, struct elab_probe *p, struct ast_expr *call,
 		   const struct builtin *b)
 {
@@ -72,6 +113,10 @@ void elab_mem_call(struct elab *e, struct elab_probe *p, struct ast_expr *call,
 		return;
 	}
 	t = address_of(arg, &off);
+	if (t && pp->prov->target) {
+		typed_read(e, p, call, b, t, off);
+		return;
+	}
 	if (!t || t->u.target.ncomps || t->u.target.addressof) {
 		mem_error(e, call, "");
 		return;

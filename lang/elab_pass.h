@@ -65,6 +65,32 @@ struct builtin;
 void elab_mem_call(struct elab *e, struct elab_probe *p, struct ast_expr *call,
 		   const struct builtin *b);
 
+/* Replace @e's contents by @n's, freeing what @e held and @n itself
+ * (elab_symbols.c). */
+void elab_replace_expr(struct ast_expr *e, struct ast_expr *n);
+
+/*
+ * Typed target expressions (elab_target.c).  elab_raw_call(): when @call
+ * is register(), int_arg(N), returnval(), uaddr()..., turn it into a raw
+ * target in place: 1, or -1 after reporting an error; 0 for any other
+ * call.  elab_target_build(): the struct prov_target of target @t (the
+ * step arrays are the caller's to free); -1 after an error.
+ * elab_target_resolve(): have @p's provider resolve @t (its target()
+ * hook); false (reported unless @quiet) when it cannot.
+ */
+struct tstep;
+int elab_raw_call(struct elab *e, struct elab_probe *p, struct ast_expr *call);
+int elab_target_build(struct elab *e, struct elab_probe *p, struct ast_expr *t,
+		      struct prov_target *out, struct tstep **steps,
+		      struct tstep **pre);
+bool elab_target_resolve(struct elab *e, struct elab_probe *p,
+			 struct ast_expr *t, bool quiet);
+
+/* @entry(expr) @at in return probe @p (NULL: in a function): a probe at
+ * the entry saves expr, @at becomes the read of it (elab_entry.c).  0, or
+ * -1 after reporting an error. */
+int elab_entry(struct elab *e, struct elab_probe *p, struct ast_expr *at);
+
 /* Symbol tables (elab.c). */
 struct elab_sym *elab_sym_new(enum elab_symkind kind, const char *name,
 			      struct diag_loc loc);

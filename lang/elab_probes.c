@@ -157,7 +157,8 @@ static char *pp_text(const struct ast_pp *pp)
 static int expand_pp(struct elab *e, const struct ast_pp *pp, int depth,
 		     struct expansions *out)
 {
-	const struct prov_env env = { e->diag, e->opts->listing };
+	const struct prov_env env = { e->diag, e->opts->listing,
+				      e->opts->target_exe, e->opts->target_pid };
 	struct prov_list list = { 0 };
 	size_t start = out->n, i, k;
 	int r, err = 0;

@@ -152,6 +152,17 @@ static void resolve_index(struct scope *sc, struct ast_expr *e, bool star)
 
 static void resolve_func(struct elab *e, struct elab_func *f);
 
+/* The handler (or function) being resolved reads the callchain: its
+ * probe records one (prov_probe.stacks); a function passes it on to
+ * whoever calls it. */
+static void uses_stack(struct scope *sc)
+{
+	if (sc->probe)
+		sc->probe->pp->stacks = true;
+	else if (sc->fn)
+		sc->fn->stacks = true;
+}
+
 static void resolve_call(struct scope *sc, struct ast_expr *e)
 {
 	const char *name = e->u.call.name;
@@ -159,7 +170,7 @@ static void resolve_call(struct scope *sc, struct ast_expr *e)
 	struct elab_func *f;
 	int id;
 
-	resolve_exprs(sc, &e->u.call.args, false);
+	/* the arguments were resolved by the walk, before the call */
 	for (;;) {
 		if ((f = elab_find_func(sc->e, name))) {
 			e->sym = f;
@@ -170,10 +181,14 @@ static void resolve_call(struct scope *sc, struct ast_expr *e)
 					   f->decl->nparams == 1 ? "" : "s",
 					   e->u.call.args.n);
 			resolve_func(sc->e, f);
+			if (f->stacks)
+				uses_stack(sc);
 			return;
 		}
 		if ((b = builtin_find(name, &id))) {
 			e->slot = id + 1;
+			if (builtin_uses_stack(b))
+				uses_stack(sc);
 			if (b->unsupported)
 				diag_error(sc->e->diag, e->loc, "'%s' is not "
 					   "supported yet: %s", name,
@@ -194,8 +209,7 @@ static void resolve_call(struct scope *sc, struct ast_expr *e)
 	diag_error(sc->e->diag, e->loc, "unresolved function '%s'", name);
 }
 
-/* Replace @e's contents by @n's (freeing what @e held). */
-static void replace_expr(struct ast_expr *e, struct ast_expr *n)
+void elab_replace_expr(struct ast_expr *e, struct ast_expr *n)
 {
 	struct ast_expr old = *e;
 	struct ast_expr *o = xmalloc(sizeof(*o));
@@ -206,15 +220,40 @@ static void replace_expr(struct ast_expr *e, struct ast_expr *n)
 	ast_expr_free(o);
 }
 
-/* $$vars: "a=%d b=%s" over the probe's variables. */
+/* Which of a probe's variables $$vars, $$parms, $$locals, $$return
+ * print (providers without flags: all of them, as parameters). */
+static bool dollars_take(const char *which, const struct prov_var *v)
+{
+	unsigned int f = v->flags & (PROV_VAR_PARAM | PROV_VAR_LOCAL |
+				     PROV_VAR_RETURN);
+
+	if (!f)
+		f = PROV_VAR_PARAM;
+	if (!strcmp(which, "$$parms"))
+		return f & PROV_VAR_PARAM;
+	if (!strcmp(which, "$$locals"))
+		return f & PROV_VAR_LOCAL;
+	if (!strcmp(which, "$$return"))
+		return f & PROV_VAR_RETURN;
+	return f & (PROV_VAR_PARAM | PROV_VAR_LOCAL);	/* $$vars */
+}
+
+/*
+ * $$vars, $$parms, $$locals, $$return: the sprintf() stap builds,
+ * "a=%d b=%s" (0x%x where the provider asks), a variable that cannot be
+ * read there as "a=?"; with a trailing $ or $$ each variable pretty.
+ */
 static void expand_dollars(struct scope *sc, struct ast_expr *e)
 {
 	const struct prov_probe *pp = sc->probe->pp;
 	struct prov_var vars[64];
 	struct ast_expr *p = ast_expr_new(AST_E_PRINT, e->loc);
 	struct strbuf fmt = STRBUF_INIT;
-	size_t i, n = 0;
+	const char *pretty = NULL;
+	size_t i, n = 0, k = 0;
 
+	if (e->u.target.ncomps == 1 && e->u.target.comps[0].kind == AST_TC_PRETTY)
+		pretty = e->u.target.comps[0].name;
 	if (pp->prov->vars)
 		n = pp->prov->vars(pp, vars, 64);
 	if (n > 64)
@@ -222,17 +261,39 @@ static void expand_dollars(struct scope *sc, struct ast_expr *e)
 	p->u.print.name = xstrdup("sprintf");
 	p->u.print.flags = AST_PRINT_FORMAT | AST_PRINT_TOSTR;
 	for (i = 0; i < n; i++) {
-		struct ast_expr *t = ast_expr_new(AST_E_TARGET, e->loc);
+		struct ast_expr *t;
+		const char *conv;
 
-		fmt_sb_addf(&fmt, "%s%s=%s", i ? " " : "", vars[i].name,
-			    vars[i].type == AST_T_STRING ? "\"%s\"" : "%d");
+		if (!dollars_take(e->u.target.name, &vars[i]))
+			continue;
+		if (vars[i].flags & PROV_VAR_UNAVAILABLE) {
+			fmt_sb_addf(&fmt, "%s%s=?", k++ ? " " : "", vars[i].name);
+			continue;
+		}
+		conv = vars[i].type == AST_T_STRING && !pretty ? "\"%s\"" :
+		       pretty ? "%s" : vars[i].flags & PROV_VAR_HEX ? "%#x" : "%d";
+		fmt_sb_addf(&fmt, "%s%s=%s", k++ ? " " : "", vars[i].name, conv);
+		t = ast_expr_new(AST_E_TARGET, e->loc);
 		t->u.target.name = xasprintf("$%s", vars[i].name);
+		if (pretty) {
+			t->u.target.comps = xcalloc(1, sizeof(*t->u.target.comps));
+			t->u.target.comps[0].kind = AST_TC_PRETTY;
+			t->u.target.comps[0].loc = e->loc;
+			t->u.target.comps[0].name = xstrdup(pretty);
+			t->u.target.ncomps = 1;
+		}
 		AST_VEC_PUSH(&p->u.print.args, t);
 	}
 	p->u.print.fmt = ast_str(e->loc, fmt_sb_str(&fmt), fmt.len);
 	fmt_sb_release(&fmt);
-	replace_expr(e, p);
+	elab_replace_expr(e, p);
 	resolve_expr(sc, e);
+}
+
+static bool is_dollars(const char *name)
+{
+	return name && (!strcmp(name, "$$vars") || !strcmp(name, "$$parms") ||
+			!strcmp(name, "$$locals") || !strcmp(name, "$$return"));
 }
 
 /* $name, $name[i]; returns false when the probe has no such variable. */
@@ -249,17 +310,23 @@ static bool resolve_target(struct scope *sc, struct ast_expr *e, bool quiet)
 		return false;
 	}
 	pp = sc->probe->pp;
-	if (!name) {
-		if (!quiet)
-			diag_error(sc->e->diag, e->loc, "@cast and autocast "
-				   "values are not supported");
-		return false;
-	}
-	if (!strcmp(name, "$$vars") || !strcmp(name, "$$parms")) {
+	if (is_dollars(name) && !e->u.target.raw) {
 		if (quiet)
 			return true;
 		expand_dollars(sc, e);
 		return true;
+	}
+	if (pp->prov->target)
+		return elab_target_resolve(sc->e, sc->probe, e, quiet);
+	if (!name || e->u.target.raw) {
+		if (!quiet)
+			diag_error(sc->e->diag, e->loc, "probe '%s' has no %s",
+				   pp->pp, e->u.target.raw ? "registers or "
+				   "arguments to read" : e->u.target.global ?
+				   "global variables to read (@var needs "
+				   "debug info)" : "types to cast to (@cast "
+				   "needs debug info or BTF)");
+		return false;
 	}
 	if (name[1] == '$' || !pp->prov->var ||
 	    pp->prov->var(pp, name + 1, &v) < 0) {
@@ -337,13 +404,26 @@ static int name_expr(struct ast_expr *e, void *ctx)
 	case AST_E_IN:
 		resolve_index(sc, e->u.in.index, true);
 		return 1;
+	case AST_E_CALL:
+		/* register(), int_arg(N)...: a raw operand of the probe */
+		switch (elab_raw_call(sc->e, sc->probe, e)) {
+		case 0:
+			return 0;
+		case 1:
+			resolve_target(sc, e, false);
+			return 1;
+		default:
+			return 1;
+		}
 	case AST_E_TARGET:
 		resolve_target(sc, e, false);
 		return 1;
 	case AST_E_DEFINED:
 		op = e->u.unary.operand;
 		found = true;
-		if (op->kind == AST_E_TARGET)
+		if (op->kind == AST_E_CALL && elab_raw_call(sc->e, sc->probe, op) < 0)
+			found = false;
+		else if (op->kind == AST_E_TARGET)
 			found = resolve_target(sc, op, true);
 		ast_expr_free(op);
 		e->kind = AST_E_NUM;
@@ -351,7 +431,8 @@ static int name_expr(struct ast_expr *e, void *ctx)
 		e->type = AST_T_LONG;
 		return 1;
 	case AST_E_ENTRY:
-		diag_error(sc->e->diag, e->loc, "@entry is not supported yet");
+		if (elab_entry(sc->e, sc->probe, e) == 0)
+			resolve_expr(sc, e);
 		return 1;
 	case AST_E_PERF:
 		diag_error(sc->e->diag, e->loc, "@perf is not supported yet");
@@ -499,8 +580,16 @@ void elab_resolve_probe(struct elab *e, struct elab_probe *p)
 {
 	struct scope sc = { .probe = p };
 
+	size_t i;
+
 	scope_init(&sc, e);
 	resolve_stmt(&sc, p->body);
+	for (i = 0; i < p->tail.n; i++) {
+		resolve_stmt(&sc, p->tail.v[i]);
+		AST_VEC_PUSH(&p->body->u.block, p->tail.v[i]);
+	}
+	free(p->tail.v);
+	memset(&p->tail, 0, sizeof(p->tail));
 	take_locals(&sc, &p->locals, &p->nlocals);
 }
 

@@ -378,7 +378,7 @@ static enum ast_type infer(struct tctx *t, struct ast_expr *e)
 			  &e->u.in.index->u.index.args);
 		return e->type = AST_T_LONG;
 	case AST_E_TARGET:
-		if (e->u.target.ncomps == 1)
+		if (e->u.target.ncomps == 1 && !e->u.target.typed)
 			expect(t, e->u.target.comps[0].index, AST_T_LONG);
 		return e->type;
 	case AST_E_STAT:

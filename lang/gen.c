@@ -497,11 +497,13 @@ static void gen_logical(struct gen *g, struct ast_expr *e)
 
 static void gen_target(struct gen *g, struct ast_expr *e)
 {
-	struct prog_tvar tv = { e->slot, xstrdup(e->u.target.name), e->type };
+	const char *name = e->u.target.name ? e->u.target.name :
+			   e->u.target.cast_type ? "@cast" : "@var";
+	struct prog_tvar tv = { e->slot, xstrdup(name), e->type };
 	int loc = expr_loc(g, e);
 
 	PUSH(g->p->tvars, g->p->ntvars, tv);
-	if (e->u.target.ncomps == 1) {
+	if (e->u.target.ncomps == 1 && !e->u.target.typed) {
 		gen_expr(g, e->u.target.comps[0].index);
 		emit(g, OP_TVARI, 0, (int)g->p->ntvars - 1, loc);
 	} else {

@@ -533,7 +533,7 @@ static struct ast_expr *unsupported_atword(struct parser *p)
 static bool is_unsupported_atword(const char *s)
 {
 	static const char *const words[] = {
-		"@cast", "@var", "@const", "@probewrite", "@kregister",
+		"@const", "@probewrite", "@kregister",
 		"@uregister", "@kderef", "@uderef",
 	};
 	size_t i;
@@ -544,8 +544,54 @@ static bool is_unsupported_atword(const char *s)
 	return false;
 }
 
+/* A string literal argument of @cast/@var, taken; NULL after an error. */
+static char *parse_str_arg(struct parser *p, const char *what)
+{
+	char *s;
+
+	if (!parse_at(p, TOK_STRING)) {
+		parse_expected(p, what);
+		return NULL;
+	}
+	s = parse_take_text(p);
+	parse_next(p);
+	return s;
+}
+
 /*
- * dwarf_value: [ '&' ] ( TARGET | value ) target_components
+ * cast: '@cast' '(' expression ',' STRING [ ',' STRING ] ')'
+ * var: '@var' '(' STRING [ ',' STRING ] ')'
+ * Both become a target (name NULL) that target_components may follow.
+ */
+static struct ast_expr *parse_cast_var(struct parser *p, struct diag_loc loc)
+{
+	bool cast = !strcmp(p->tok.text, "@cast");
+	struct ast_expr *e = ast_expr_new(AST_E_TARGET, loc);
+	char **first = cast ? &e->u.target.cast_type : &e->u.target.global;
+
+	e->op_loc = p->tok.loc;
+	parse_next(p);
+	if (!parse_expect(p, TOK_LPAREN))
+		goto fail;
+	if (cast && (!(e->u.target.base = parse_expr(p)) ||
+		     !parse_expect(p, TOK_COMMA)))
+		goto fail;
+	if (!(*first = parse_str_arg(p, cast ? "type name string" :
+				     "variable name string")))
+		goto fail;
+	if (parse_accept(p, TOK_COMMA) &&
+	    !(e->u.target.cast_module = parse_str_arg(p, "module name string")))
+		goto fail;
+	if (!parse_expect(p, TOK_RPAREN))
+		goto fail;
+	return e;
+fail:
+	ast_expr_free(e);
+	return NULL;
+}
+
+/*
+ * dwarf_value: [ '&' ] ( TARGET | cast | var | value ) target_components
  * TARGET: '$name' | '$$vars' | '$$parms' | '$$locals' | '$$return',
  * each possibly ending in '$' or '$$'.  A value followed by '->', '[' or
  * a lone '$' becomes an autocast target (name NULL, base the value).
@@ -565,6 +611,11 @@ static struct ast_expr *parse_dwarf_value(struct parser *p)
 		suffix = pretty_suffix(e->u.target.name);
 		if (suffix)
 			add_tcomp(e, AST_TC_PRETTY, e->op_loc, suffix, NULL);
+	} else if (parse_at(p, TOK_ATWORD) && (!strcmp(p->tok.text, "@cast") ||
+					       !strcmp(p->tok.text, "@var"))) {
+		if (!(e = parse_cast_var(p, loc)))
+			return NULL;
+		suffix = NULL;
 	} else {
 		if (parse_at(p, TOK_ATWORD) && is_unsupported_atword(p->tok.text))
 			v = unsupported_atword(p);

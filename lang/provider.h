@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "common/tpath.h"
 #include "lang/ast.h"
@@ -94,6 +95,29 @@ struct prov_var {
 	int idx;		/* the provider's own index, given to fetch() */
 	const char *ctype;	/* its C type for -L ("struct foo *"), or
 				 * NULL; valid as long as the probe */
+	unsigned int flags;	/* PROV_VAR_*: for $$parms, $$locals... */
+};
+
+/* prov_var.flags (providers without them: every variable is a parameter
+ * of $$vars/$$parms, printed as a decimal) */
+#define PROV_VAR_PARAM		(1 << 0)	/* in $$parms */
+#define PROV_VAR_LOCAL		(1 << 1)	/* in $$locals */
+#define PROV_VAR_RETURN		(1 << 2)	/* $return: $$return */
+#define PROV_VAR_UNAVAILABLE	(1 << 3)	/* cannot be read here: "=?" */
+#define PROV_VAR_HEX		(1 << 4)	/* $$vars prints it as 0x%x */
+
+/*
+ * What user_string(), kernel_long()... read at the address a target
+ * variable holds (deref()).  Strings are NUL-terminated, longs 8 bytes and
+ * ints 4, both signed.
+ */
+enum prov_mem {
+	PROV_MEM_USTRING,	/* user_string(), user_string_n() */
+	PROV_MEM_KSTRING,	/* kernel_string(), kernel_string_n() */
+	PROV_MEM_ULONG,		/* user_long() */
+	PROV_MEM_UINT,		/* user_int() */
+	PROV_MEM_KLONG,		/* kernel_long() */
+	PROV_MEM_KINT,		/* kernel_int() */
 };
 
 /*
@@ -125,21 +149,15 @@ struct prov_target {
 				 * "struct foo", NULL without a cast */
 	const char *cast_module;/* @cast's third argument, or NULL */
 	struct tpath path;
+	/* user_string($p->name), kernel_long($x + 8)...: read memory of
+	 * @deref_kind at the value of the path plus @deref_off; fetch()
+	 * then sets out->l nonzero when the read faulted (see deref()) */
+	bool deref;
+	enum prov_mem deref_kind;
+	int64_t deref_off;
+	const char *deref_fn;	/* the built-in asking, for messages */
 };
 
-/*
- * What user_string(), kernel_long()... read at the address a target
- * variable holds (deref()).  Strings are NUL-terminated, longs 8 bytes and
- * ints 4, both signed.
- */
-enum prov_mem {
-	PROV_MEM_USTRING,	/* user_string(), user_string_n() */
-	PROV_MEM_KSTRING,	/* kernel_string(), kernel_string_n() */
-	PROV_MEM_ULONG,		/* user_long() */
-	PROV_MEM_UINT,		/* user_int() */
-	PROV_MEM_KLONG,		/* kernel_long() */
-	PROV_MEM_KINT,		/* kernel_int() */
-};
 
 /*
  * Whose events a probe sees: everything, or only target()'s (-c/-x)
@@ -181,6 +199,10 @@ struct prov_list {
 struct prov_env {
 	struct diag *diag;	/* report located errors here */
 	bool listing;		/* -l/-L: expand wildcards, do not fail */
+	/* -c's program or -x's executable, for a bare process.function();
+	 * NULL without -c/-x */
+	const char *target_exe;
+	pid_t target_pid;	/* -x's PID, 0 otherwise */
 };
 
 struct provider {
