@@ -132,10 +132,16 @@ static int parse_point(const struct prov_env *env, const struct ast_pp *pp,
 	if (u->has_addr && !u->absolute)
 		u->absolute = true;	/* stap takes .statement(ADDR) as is */
 	if (!u->proc && !u->pid) {
-		diag_error(env->diag, pp->loc, "process.%s needs the target's "
-			   "path here: process(\"path\").%s",
-			   pp->comps[1].name, pp->comps[1].name);
-		return -1;
+		/* a bare process.function(): the -c program or -x process */
+		u->proc = env->target_exe;
+		if (!u->proc && env->target_pid)
+			u->pid = env->target_pid;
+		else if (!u->proc) {
+			diag_error(env->diag, pp->loc, "process.%s without -c or -x "
+				   "needs the target's path: process(\"path\").%s",
+				   pp->comps[1].name, pp->comps[1].name);
+			return -1;
+		}
 	}
 	return 1;
 bad:

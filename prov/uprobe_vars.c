@@ -65,6 +65,9 @@ size_t uprobe_vars(const struct prov_probe *p, struct prov_var *out, size_t max)
 			out[n].array = 0;
 			out[n].idx = -1;
 			out[n].ctype = arg_ctype(&a[i]);
+			out[n].flags = d->kind == UK_MARK ? PROV_VAR_PARAM :
+				       PROV_VAR_PARAM | (a[i].is_ptr ? PROV_VAR_HEX : 0) |
+				       (a[i].loc ? 0 : PROV_VAR_UNAVAILABLE);
 		}
 		n++;
 	}
@@ -75,6 +78,7 @@ size_t uprobe_vars(const struct prov_probe *p, struct prov_var *out, size_t max)
 			out[n].array = 0;
 			out[n].idx = -1;
 			out[n].ctype = "long";
+			out[n].flags = PROV_VAR_RETURN;
 		}
 		n++;
 	}
@@ -112,6 +116,7 @@ static void fill_out(const struct uprobe *d, int idx, struct prov_var *out)
 	out->array = 0;
 	out->idx = idx;
 	out->ctype = v->ctype;
+	out->flags = 0;
 }
 
 int uprobe_var(const struct prov_probe *p, const char *name, struct prov_var *out)
@@ -238,6 +243,24 @@ int uprobe_target(struct prov_probe *p, const struct prov_target *t,
 	struct uprobe *d = p->data;
 	int ret;
 
+	if (t->deref) {
+		struct prov_target base = *t;
+		struct prov_var bv;
+
+		base.deref = false;
+		ret = uprobe_target(p, &base, &bv, err, errlen);
+		if (ret < 0)
+			return ret;
+		if (t->deref_kind != PROV_MEM_USTRING && t->deref_kind != PROV_MEM_ULONG &&
+		    t->deref_kind != PROV_MEM_UINT)
+			return errmsg(err, errlen, -EINVAL, "a process probe reads "
+				      "user memory only");
+		ret = uprobe_deref(p, &bv, t->deref_off, t->deref_kind,
+				   t->deref_fn, out);
+		if (ret < 0)
+			return errmsg(err, errlen, ret, "the value holds no address");
+		return 0;
+	}
 	if (t->raw != PROV_RAW_NONE)
 		return raw_target(d, t, out, err, errlen);
 	if (t->is_global || t->cast_type || t->path.nsteps || t->path.addressof ||
