@@ -140,6 +140,53 @@ out 2 211" ] || { show_run; false; }
 snooze 3" ] || { show_run; false; }
 }
 
+@test "tapkit process: @entry(\$x) in a return probe, \$\$parms, \$\$return" {
+	run_pid tapkit -c "$H/ptarget 3 0" -e 'probe process(@1).function("calc").return { printf("%d %d %s\n", @entry($x), $return, $$return) }
+probe process(@1).function("calc") { if ($x == 1) println($$parms) }' "$H/ptarget"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	nodes=$(nm "$H/ptarget" | awk '$3 == "nodes" { print $1 }')
+	[ "$(script_out | sed 's/n=0x[0-9a-f]*/n=ADDR/')" = "0 11 return=11
+x=1 n=ADDR
+1 107 return=107
+2 211 return=211" ] || { show_run; false; }
+	# n is nodes[1], 0x20 past nodes, wherever the PIE was loaded
+	want=$(printf '%x' $((0x$nodes + 0x20)))
+	[[ "$(script_out | sed -n 2p)" == *"${want: -3}" ]] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit process: register(), int_arg(), uaddr() and returnval() read the raw operands" {
+	local calc
+	calc=$(nm "$H/ptarget-nopie" | awk '$3 == "calc" { print $1 }')
+	run_pid tapkit -c "$H/ptarget-nopie 2 0" -e 'probe process(@1).function("calc").call { printf("%d %d %x\n", register("rdi"), int_arg(1), uaddr()) }
+probe process(@1).function("calc").return { printf("r %d\n", returnval()) }' "$H/ptarget-nopie"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	# -O0: the site is after the prologue, which keeps %rdi
+	[ "$(script_out | sed 's/^\([0-9]* [0-9]*\) [0-9a-f]*$/\1 ADDR/')" = "0 0 ADDR
+r 11
+1 1 ADDR
+r 107" ] || { show_run; false; }
+	local a
+	a=$(script_out | head -1 | awk '{ print $3 }')
+	[ $((0x$a)) -ge $((0x$calc)) ] && [ $((0x$a)) -lt $((0x$calc + 32)) ] || { show_run; false; }
+	run_pid tapkit -e 'probe process(@1).function("calc") { println(returnval()) }' "$H/ptarget"
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[ "$(head -1 <<<"$stderr")" = "<input>:1:46: error: the return value is only available in .return probes" ] ||
+		{ show_run; false; }
+}
+
+@test "tapkit process: a bare process.function() with -c probes the command's program" {
+	run_pid tapkit -c "$H/ptarget 3 0" -e 'global n
+probe process.function("calc") { n++ }
+probe end { println(n) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$(script_out)" = 3 ] || { show_run; false; }
+	run_pid tapkit -e 'probe process.function("calc") { }'
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[ "$(head -1 <<<"$stderr")" = "<input>:1:7: error: process.function without -c or -x needs the target's path: process(\"path\").function" ] ||
+		{ show_run; false; }
+}
+
 @test "tapkit process: an inlined function is probed at each inline instance" {
 	# -O2 inlines sleep_ms() into snooze() and region(); -O0 does not
 	run_pid tapkit -c "$H/ptarget 3 1" -e 'global n
@@ -189,11 +236,11 @@ ret 1002" ] || { show_run; false; }
 	run "$H/ptarget-usdt" 2
 	[ "$output" = "sem 0
 sem 0" ] || { show_run; false; }
-	run_pid tapkit -c "$H/ptarget-usdt 3" -e 'probe process(@1).mark("hello") { printf("%d %s\n", $arg1, user_string($arg2)) }' "$H/ptarget-usdt"
+	run_pid tapkit -c "$H/ptarget-usdt 3" -e 'probe process(@1).mark("hello") { printf("%d %s %s %s\n", $arg1, user_string($arg2), $$provider, $$name) }' "$H/ptarget-usdt"
 	[ "$status" -eq 0 ] || { show_run; false; }
-	[ "$(script_out)" = "0 msg-0
-1 msg-1
-2 msg-2" ] || { show_run; false; }
+	[ "$(script_out)" = "0 msg-0 ptk hello
+1 msg-1 ptk hello
+2 msg-2 ptk hello" ] || { show_run; false; }
 	[ "$(printf '%s\n' "$output" | grep -c '^sem 1$')" = 3 ] || { show_run; false; }
 	assert_clean "$RUN_PID"
 	# after the run, nothing holds it up
