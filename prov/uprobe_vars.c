@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/dwinfo.h"
 #include "common/log.h"
 #include "common/task.h"
 #include "lang/fmt_sb.h"
@@ -237,6 +238,15 @@ static int raw_target(struct uprobe *d, const struct prov_target *t,
 	return 0;
 }
 
+/* True when @d's object has no DWARF (asked only on the error path). */
+static bool no_dwarf(const struct uprobe *d)
+{
+	struct dwinfo *dw = dwinfo_open(d->path, NULL, NULL, 0);
+
+	dwinfo_free(dw);
+	return !dw;
+}
+
 int uprobe_target(struct prov_probe *p, const struct prov_target *t,
 		  struct prov_var *out, char *err, size_t errlen)
 {
@@ -277,6 +287,9 @@ int uprobe_target(struct prov_probe *p, const struct prov_target *t,
 		if (a && a->refused)
 			return errmsg(err, errlen, -EINVAL, "$%s cannot be read "
 				      "at %s: %s", t->root, d->site, a->refused);
+		if (!a && d->kind != UK_MARK && no_dwarf(d))
+			return errmsg(err, errlen, -ENOENT, "$%s needs debug info, "
+				      "which %s does not have", t->root, d->path);
 	}
 	return ret;
 }
