@@ -382,13 +382,16 @@ static int expand_functions(const struct prov_env *env, const struct ast_pp *pp,
 
 	if (u->inl)
 		ret = 0;
+	else if (u->plt)
+		ret = uprobe_plt_sites(obj, u->pid, u->spec, &l, err, sizeof(err));
 	else
 		ret = find_functions(obj, u, &o, &l, err, sizeof(err));
 	if (!ret && u->exported)
 		keep_exported(obj, u, &l);
 	if (!ret && u->ret) {
 		o.flags = 0;
-		ret = find_functions(obj, u, &o, &e, err, sizeof(err));
+		ret = u->plt ? uprobe_plt_sites(obj, u->pid, u->spec, &e, err, sizeof(err)) :
+		      find_functions(obj, u, &o, &e, err, sizeof(err));
 		if (!ret && e.n != l.n)
 			ret = errmsg(err, sizeof(err), -EINVAL,
 				     "the entries of \"%s\" changed", u->spec);
@@ -402,7 +405,7 @@ static int expand_functions(const struct prov_env *env, const struct ast_pp *pp,
 		return -1;
 	}
 	ninl = l.n;
-	if (!ret && !u->call && !u->ret && !u->exported)
+	if (!ret && !u->call && !u->ret && !u->exported && !u->plt)
 		add_inlines(obj, u, &l);
 	for (i = 0; i < l.n; i++) {
 		struct usite *s = &l.v[i];
@@ -416,7 +419,8 @@ static int expand_functions(const struct prov_env *env, const struct ast_pp *pp,
 		if (u->ret)
 			add_return(d, &e.v[i]);
 		pproc = quoted_proc(u, s->path);
-		snprintf(ppbuf, sizeof(ppbuf), "%s.function(\"%s\")%s", pproc,
+		snprintf(ppbuf, sizeof(ppbuf), "%s.%s(\"%s\")%s", pproc,
+			 u->plt ? "plt" : "function",
 			 d->func ? d->func : s->name,
 			 u->ret ? ".return" : u->call ? ".call" :
 			 i >= ninl ? ".inline" : u->exported ? ".exported" : "");
@@ -427,8 +431,8 @@ static int expand_functions(const struct prov_env *env, const struct ast_pp *pp,
 	usite_list_release(&l);
 	usite_list_release(&e);
 	if (!n && !env->listing && !pp->optional) {
-		diag_error(env->diag, pp->loc, "no function matches \"%s\" in %s",
-			   u->spec, obj);
+		diag_error(env->diag, pp->loc, "no %s matches \"%s\" in %s",
+			   u->plt ? "PLT entry" : "function", u->spec, obj);
 		return -1;
 	}
 	return (int)n;
@@ -591,13 +595,6 @@ static int uprobe_expand(const struct prov_env *env, const struct ast_pp *pp,
 
 	if (ret <= 0)
 		return ret;
-	if (u.plt) {
-		if (env->listing || pp->optional)
-			return 0;
-		diag_error(env->diag, pp->loc, "process(...).%s probes are not "
-			   "supported yet", "plt");
-		return -1;
-	}
 	if (!session_has_uprobes() && !env->listing) {
 		diag_error(env->diag, pp->loc, "process probes need uprobes "
 			   "(CONFIG_UPROBE_EVENTS), which this kernel does not have");

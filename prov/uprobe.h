@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "common/event.h"
 #include "common/fetcharg.h"
@@ -100,6 +101,12 @@ int uprobe_context(const struct prov_probe *p, void *ev, enum prov_ctx what,
  * the site; "" when none.  The caller frees it. */
 char *uprobe_fetch_args(const struct uprobe *u, bool entry);
 void uprobe_vars_free(struct uprobe *u);
+
+/* uprobe_plt.c: the PLT entries of @obj whose function matches @glob,
+ * as sites named "name@plt"; 0 or -errno with @err said. */
+struct usite_list;
+int uprobe_plt_sites(const char *obj, pid_t pid, const char *glob,
+		     struct usite_list *out, char *err, size_t errlen);
 
 /* uprobe_attach.c */
 int uprobe_attach(struct run *run, struct prov_probe *const *probes, size_t n,

@@ -232,6 +232,24 @@ ret 1002" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
 }
 
+@test "tapkit process: .plt(\"name\") probes the PLT entries the program calls through" {
+	run_pid tapkit -c "$H/ptarget-lib 4" -e 'global n
+probe process(@1).plt("pt_lib_add") { n[ppfunc()]++ }
+probe process(@1).plt("pt_*").return { n["ret"]++ }
+probe end { foreach (k+ in n) printf("%s %d\n", k, n[k]) }' "$H/ptarget-lib"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$(script_out)" = "pt_lib_add 4
+ret 4" ] || { show_run; false; }
+	# ptarget: nanosleep() in snooze() and region(), printf() once
+	run_pid tapkit -c "$H/ptarget-nopie 3 0" -e 'global n
+probe process(@1).plt("nanosleep"), process(@1).plt("printf") { n[probefunc()]++ }
+probe end { foreach (k+ in n) printf("%s %d\n", k, n[k]) }' "$H/ptarget-nopie"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$(script_out)" = "nanosleep 6
+printf 1" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
 @test "tapkit process: a USDT mark gives \$arg1 and user_string(\$arg2); its semaphore is set only while traced" {
 	run "$H/ptarget-usdt" 2
 	[ "$output" = "sem 0
