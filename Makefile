@@ -228,6 +228,27 @@ $(PT)/ptarget-usdt: tests/helpers/usdt/ptusdt.c tests/helpers/usdt/ptk.d
 
 tests-build: $(PT_HELPERS)
 
+# the DWARF type resolver's fixture (tests/fixtures/dwtype_*.c): two units,
+# unoptimized and optimized, PIE and fixed-address; and dwtype_probe, which
+# prints the fetch args it resolves for the live test
+DWT := $(T)/tests/fixtures
+DWT_BINS := $(DWT)/dwtype-O0 $(DWT)/dwtype-O2 $(DWT)/dwtype-O2-nopie
+DWT_SRC := tests/fixtures/dwtype_main.c tests/fixtures/dwtype_other.c
+$(DWT)/dwtype-O0: DWT_FLAGS := -O0 -fno-omit-frame-pointer -fPIE -pie
+$(DWT)/dwtype-O2: DWT_FLAGS := -O2 -fPIE -pie
+$(DWT)/dwtype-O2-nopie: DWT_FLAGS := -O2 -fno-pie -no-pie
+$(DWT_BINS): $(DWT_SRC) tests/fixtures/dwtype_types.h
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) -g -Wall $(DWT_FLAGS) -o $@ $(DWT_SRC)
+
+$(O)/tests/dwtype_probe: $(O)/tests/fixtures/dwtype_probe.o $(LIB)
+	@mkdir -p $(@D)
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+tests-build: $(DWT_BINS) $(O)/tests/dwtype_probe
+
 # libFuzzer targets (clang): `make fuzz` runs each for FUZZ_SECONDS on its
 # corpus in tests/fuzz/<target>/ and keeps what it finds in build/fuzz/.
 FUZZ_TARGETS := usdt_note usdt_arg ldcache x86_insn btf

@@ -375,15 +375,10 @@ void dwfunc_list_release(struct dwfunc_list *l)
 	l->n = 0;
 }
 
-struct cfa_ctx {
-	struct dwinfo *dw;
-	uint64_t pc;		/* link-time */
-};
-
 /* The CFA rule at the pc, from .debug_frame or else .eh_frame. */
 static int cfa_at(void *priv, Dwarf_Op *op, char *err, size_t errlen)
 {
-	struct cfa_ctx *c = priv;
+	struct dwinfo_cfa *c = priv;
 	Dwarf_Frame *frame;
 	Dwarf_CFI *cfi;
 	Dwarf_Addr bias;
@@ -429,7 +424,7 @@ int dwinfo_params(struct dwinfo *dw, const struct dwfunc *f, uint64_t pc,
 		  struct fetcharg **args, size_t *n, char *err, size_t errlen)
 {
 	struct fpriv *p = f->priv;
-	struct cfa_ctx cc = { dw, pc };
+	struct dwinfo_cfa cc = { dw, pc };
 	struct dwloc_ctx ctx = {
 		.pc = to_dwarf(dw, pc),
 		.entry = to_dwarf(dw, f->entry),
@@ -484,8 +479,65 @@ out:
 	return 0;
 }
 
-/* Does line-table file @path name the file the user wrote as @want? */
-static bool file_matches(const char *path, const char *want)
+Dwarf *dwinfo_dwarf(const struct dwinfo *dw)
+{
+	return dw->dbg;
+}
+
+int dwinfo_machine(const struct dwinfo *dw)
+{
+	return dw->machine;
+}
+
+uint64_t dwinfo_to_dwarf(const struct dwinfo *dw, uint64_t addr)
+{
+	return to_dwarf(dw, addr);
+}
+
+uint64_t dwinfo_to_link(const struct dwinfo *dw, uint64_t dwaddr)
+{
+	return to_link(dw, dwaddr);
+}
+
+int dwinfo_file_offset(const struct dwinfo *dw, uint64_t addr, uint64_t *off)
+{
+	GElf_Addr bias;
+	GElf_Phdr ph;
+	size_t i, n;
+	Elf *elf = dwfl_module_getelf(dw->mod, &bias);
+
+	if (!elf || elf_getphdrnum(elf, &n))
+		return -ENOENT;
+	for (i = 0; i < n; i++) {
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+		    !(ph.p_flags & PF_X))
+			continue;
+		if (addr < ph.p_vaddr - ph.p_offset)
+			return -ENOENT;
+		*off = addr - (ph.p_vaddr - ph.p_offset);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+void dwinfo_loc_ctx(struct dwinfo *dw, uint64_t pc, Dwarf_Die *func,
+		    struct dwinfo_cfa *cfa, struct dwloc_ctx *ctx)
+{
+	Dwarf_Addr entry;
+
+	cfa->dw = dw;
+	cfa->pc = pc;
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->pc = to_dwarf(dw, pc);
+	ctx->entry = entry_of(func, &entry) ? ctx->pc : entry;
+	ctx->body = body_of(func, ctx->entry);
+	ctx->machine = dw->machine;
+	ctx->frame = func;
+	ctx->cfa = cfa_at;
+	ctx->priv = cfa;
+}
+
+bool dwinfo_file_matches(const char *path, const char *want)
 {
 	const char *base = strrchr(path, '/');
 	size_t lp = strlen(path), lw = strlen(want);
@@ -590,7 +642,7 @@ static void scan_cu(struct dwinfo *dw, struct stmt *s, Dwarf_Die *cu)
 			prev_src = NULL;
 			continue;
 		}
-		if (!file_matches(src, s->file)) {
+		if (!dwinfo_file_matches(src, s->file)) {
 			prev_src = src;
 			prev_line = lineno;
 			continue;

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/dwloc.h"
 #include "common/fetcharg.h"
 
 struct dwinfo;
@@ -115,5 +116,53 @@ struct dwline {
 int dwinfo_statement(struct dwinfo *dw, const char *spec, struct dwline **out,
 		     size_t *n, char *err, size_t errlen);
 void dwlines_free(struct dwline *v, size_t n);
+
+/*
+ * For resolvers that walk the DIEs themselves (dwtype.c).  DWARF addresses
+ * (what libdw's DIEs hold) differ from link-time addresses only for a debug
+ * file split off before prelinking.
+ */
+Dwarf *dwinfo_dwarf(const struct dwinfo *dw);
+int dwinfo_machine(const struct dwinfo *dw);
+uint64_t dwinfo_to_dwarf(const struct dwinfo *dw, uint64_t addr);
+uint64_t dwinfo_to_link(const struct dwinfo *dw, uint64_t dwaddr);
+
+/**
+ * dwinfo_file_offset() - the uprobe file offset (@+OFF) of link-time @addr
+ *
+ * The kernel reads @+OFF at (probed address - probe's file offset + OFF),
+ * that is relative to the mapping of the executable segment every probe
+ * is in.  So OFF is @addr less that segment's (p_vaddr - p_offset), which
+ * also holds for .data and .bss, whose segment sits at another distance
+ * from its file offset.  0, or -ENOENT when the object has no executable
+ * segment or @addr lies below it.
+ */
+int dwinfo_file_offset(const struct dwinfo *dw, uint64_t addr, uint64_t *off);
+
+/*
+ * dwinfo_file_matches() - does source file @path (a line table's or a
+ * DW_AT_name) name the file the user wrote as @want: a base name, a path
+ * suffix at a component boundary (`src/main.c`), or a glob.
+ */
+bool dwinfo_file_matches(const char *path, const char *want);
+
+/* What dwinfo_loc_ctx()'s CFA callback reads; lives as long as the ctx. */
+struct dwinfo_cfa {
+	struct dwinfo *dw;
+	uint64_t pc;		/* link-time */
+};
+
+/**
+ * dwinfo_loc_ctx() - the dwloc context at link-time @pc in out-of-line
+ * function DIE @func (a subprogram with code)
+ * @cfa: storage for the CFA callback's state, kept by the caller as long
+ *       as @ctx is used
+ *
+ * Entry and body are @func's (stack slots read before the end of its
+ * prologue are refused); the frame base is @func's.  @ctx->frame points at
+ * @func.
+ */
+void dwinfo_loc_ctx(struct dwinfo *dw, uint64_t pc, Dwarf_Die *func,
+		    struct dwinfo_cfa *cfa, struct dwloc_ctx *ctx);
 
 #endif

@@ -38,6 +38,9 @@
 #include "common/dwloc.h"
 #include "common/log.h"
 
+static void locate(Dwarf_Die *die, const struct dwloc_ctx *ctx,
+		   struct fetcharg *a);
+
 /* x86-64 DWARF register numbers (psABI) in pt_regs names */
 static const char *const x86_64_regs[] = {
 	"ax", "dx", "cx", "bx", "si", "di", "bp", "sp",
@@ -406,19 +409,39 @@ static int at_view(Dwarf_Attribute *attr, uint64_t pc, Dwarf_Op **e,
 void dwloc_param(Dwarf_Die *die, int index, const struct dwloc_ctx *ctx,
 		 struct fetcharg *a)
 {
-	Dwarf_Attribute attr, cattr;
-	Dwarf_Sword sv;
-	Dwarf_Op *e;
-	size_t n;
-	int form, ret;
+	Dwarf_Attribute attr;
 	const char *name;
 
 	memset(a, 0, sizeof(*a));
 	name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
 	a->name = name ? xstrdup(name) : xasprintf("arg%d", index);
 	set_type(die, a);
-	if (a->refused)
-		return;
+	if (!a->refused)
+		locate(die, ctx, a);
+}
+
+void dwloc_var(Dwarf_Die *die, const struct dwloc_ctx *ctx, struct fetcharg *a)
+{
+	Dwarf_Attribute attr;
+	const char *name;
+
+	memset(a, 0, sizeof(*a));
+	name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
+	a->name = xstrdup(name ? name : "?");
+	a->size = 8;		/* for a negative constant's width */
+	locate(die, ctx, a);
+}
+
+/* Fills a->loc, or a->refused, from @die's location at ctx->pc. */
+static void locate(Dwarf_Die *die, const struct dwloc_ctx *ctx,
+		   struct fetcharg *a)
+{
+	Dwarf_Attribute attr, cattr;
+	Dwarf_Sword sv;
+	Dwarf_Op *e;
+	size_t n;
+	int form, ret;
+
 	if (ctx->machine != EM_X86_64) {
 		fetcharg_refuse(a, "'%s': locations of machine %d are not "
 				"supported", a->name, ctx->machine);

@@ -46,6 +46,20 @@ struct dwloc_ctx {
 void dwloc_param(Dwarf_Die *die, int index, const struct dwloc_ctx *ctx,
 		 struct fetcharg *arg);
 
+/**
+ * dwloc_var() - where variable @die lives at ctx->pc, whatever its type
+ * @arg: receives the name and loc (a register "%di", memory "-24(%bp)",
+ *       "+0x2e50(%ip)", a constant "\\5"), or refused with the reason as
+ *       dwloc_param() gives it; type and size are left for the caller
+ *       (size 8 is assumed for a negative constant).
+ *
+ * For resolvers that follow the type themselves (dwtype.c): a struct on
+ * the stack has a place though not a fetchable value.  The caller
+ * releases @arg with fetcharg_release().
+ */
+void dwloc_var(Dwarf_Die *die, const struct dwloc_ctx *ctx,
+	       struct fetcharg *arg);
+
 /* The pt_regs name of x86-64 DWARF register @dwreg, or NULL. */
 const char *dwloc_reg_name(int machine, int dwreg);
 

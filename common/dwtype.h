@@ -17,6 +17,26 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * What the resolvers give (struct tval, tpath.h):
+ *
+ *  - TVAL_LONG: args[0] an integer ("-24(%bp):s32", "+8(%di):x64" for a
+ *    pointer, "+16(%di):b3@4/32" for a bitfield: the kernel extracts it
+ *    unsigned; is_signed says the decoder should sign-extend it from its
+ *    width), plus @add (&$x: the base address fetched, the offset added).
+ *  - TVAL_STRING: args[0] ":string": "+0(%si):string" (a char pointer's
+ *    string), "+16(%di):string" (a char array in place), "@+0x4050:string"
+ *    (a global char array).
+ *  - TVAL_PRETTY: $x$ / $x$$.  @fmt is literal text with %N for args[N-1]
+ *    (N from 1; "%%" a literal '%', which DWARF names never produce).
+ *    Each arg is formatted by what it is: type "string" as a quoted,
+ *    C-escaped string ("abc"); is_ptr in hex (0x601010); a bitfield type
+ *    as TVAL_LONG says; else decimal, signed as is_signed says.  Values
+ *    that cannot be fetched (floating point) print as "?" in the text.
+ *
+ * A global is read at a file offset of the object, "@+0x4040", the
+ * uprobe syntax for memory of the probed object wherever it is mapped.
+ */
 #include "common/dwinfo.h"
 #include "common/tpath.h"
 
@@ -65,6 +85,17 @@ int dwtype_resolve(struct dwinfo *dw, uint64_t pc, const char *name,
  */
 int dwtype_global(struct dwinfo *dw, const char *spec, const struct tpath *path,
 		  struct tval *out, char *err, size_t errlen);
+
+/**
+ * dwtype_global_at() - dwtype_global() in a probe at link-time @pc (0:
+ * unknown): the probe's own compile unit is searched first (its statics
+ * hide other units'), and &@var(...) can be taken (the address is %ip, the
+ * probed address, plus a constant).  Not for return probes, whose %ip is
+ * the caller's.
+ */
+int dwtype_global_at(struct dwinfo *dw, uint64_t pc, const char *spec,
+		     const struct tpath *path, struct tval *out, char *err,
+		     size_t errlen);
 
 /**
  * dwtype_return() - $return of the function whose entry is @entry, in a

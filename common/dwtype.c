@@ -1,0 +1,1239 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Target variables of user code through DWARF types (dwtype.h).
+ *
+ * A variable is looked up as C sees it at the probe's address: the scopes
+ * dwarf_getscopes() gives, innermost first, up to the function (an inline
+ * instance is a function: a pc inside it sees the instance's parameters,
+ * not the caller's locals), then the globals of the compile unit, then
+ * those of any unit.  Its place comes from dwloc_var() (a register, a
+ * stack slot) or, for a static (DW_OP_addr), from its address as an
+ * uprobe file offset: `@+0x4040` reads the object's memory wherever it
+ * is mapped, PIE or not, in .data or .bss (dwinfo_file_offset()).
+ *
+ * A path then walks the type graph on a `struct tplace`: ->member adds the
+ * member's offset to an object in memory, and first follows a pointer
+ * (tplace_deref(): the place becomes memory at the pointer's value);
+ * [N] adds N strides to an array in memory, or follows a pointer first.
+ * Typedefs and qualifiers are peeled at each step; members of anonymous
+ * structs and unions are found through them.  What is left is fetched:
+ * an integer, enum or pointer with its size and sign (a bitfield as the
+ * kernel's b<width>@<bit>/<container bits>), a char array or char
+ * pointer as a string, the address with &, or a pretty-printed aggregate
+ * (dwtype_print.c).  A floating-point value or an aggregate without $ is
+ * refused, naming it and its type.
+ */
+#include <dwarf.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/dwloc.h"
+#include "common/dwtype.h"
+#include "common/dwtype_int.h"
+#include "common/log.h"
+
+#define MAX_DEPTH	16	/* anonymous members within each other */
+
+bool dwt_type_of(Dwarf_Die *die, Dwarf_Die *out)
+{
+	Dwarf_Attribute attr;
+
+	return dwarf_attr_integrate(die, DW_AT_type, &attr) &&
+	       dwarf_formref_die(&attr, out);
+}
+
+bool dwt_peel(Dwarf_Die *t, Dwarf_Die *out)
+{
+	*out = *t;
+	/* a qualifier of void (const void) has no DW_AT_type */
+	while (dwarf_tag(out) == DW_TAG_typedef ||
+	       dwarf_tag(out) == DW_TAG_const_type ||
+	       dwarf_tag(out) == DW_TAG_volatile_type ||
+	       dwarf_tag(out) == DW_TAG_restrict_type ||
+	       dwarf_tag(out) == DW_TAG_atomic_type)
+		if (!dwt_type_of(out, out))
+			return false;
+	return true;
+}
+
+int dwt_encoding(Dwarf_Die *t)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word enc;
+	Dwarf_Die u;
+
+	if (dwarf_tag(t) == DW_TAG_enumeration_type)
+		return dwt_type_of(t, &u) && dwt_peel(&u, &u) ?
+		       dwt_encoding(&u) : DW_ATE_unsigned;
+	if (!dwarf_attr_integrate(t, DW_AT_encoding, &attr) ||
+	    dwarf_formudata(&attr, &enc))
+		return -1;
+	return (int)enc;
+}
+
+bool dwt_is_char(Dwarf_Die *t)
+{
+	int enc = dwt_encoding(t);
+
+	return dwarf_tag(t) == DW_TAG_base_type && dwarf_bytesize(t) == 1 &&
+	       (enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char);
+}
+
+int64_t dwt_size(Dwarf_Die *t)
+{
+	Dwarf_Word size;
+	Dwarf_Die p;
+
+	if (!dwt_peel(t, &p))
+		return -1;
+	if (dwarf_tag(&p) == DW_TAG_pointer_type && dwarf_bytesize(&p) <= 0)
+		return 8;
+	if (dwarf_aggregate_size(&p, &size))
+		return -1;
+	return (int64_t)size;
+}
+
+int dwt_dims(Dwarf_Die *arr, int64_t *dims, int max)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word v;
+	Dwarf_Die c;
+	int n = 0;
+
+	if (dwarf_child(arr, &c))
+		return 0;
+	do {
+		if (dwarf_tag(&c) != DW_TAG_subrange_type || n == max)
+			continue;
+		if (dwarf_attr(&c, DW_AT_count, &attr) && !dwarf_formudata(&attr, &v))
+			dims[n++] = (int64_t)v;
+		else if (dwarf_attr(&c, DW_AT_upper_bound, &attr) &&
+			 !dwarf_formudata(&attr, &v))
+			dims[n++] = (int64_t)v + 1;
+		else
+			dims[n++] = -1;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return n;
+}
+
+static int fail(struct dwwalk *w, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct dwwalk *w, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (w->err && w->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(w->err, w->errlen, fmt, ap);
+		va_end(ap);
+	}
+	return ret;
+}
+
+static void what_add(struct dwwalk *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void what_add(struct dwwalk *w, const char *fmt, ...)
+{
+	char *tail, *s;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&tail, fmt, ap) < 0)
+		die("out of memory");
+	va_end(ap);
+	s = xasprintf("%s%s", w->what, tail);
+	free(tail);
+	free(w->what);
+	w->what = s;
+}
+
+void dwt_obj_copy(struct dwobj *to, const struct dwobj *from)
+{
+	*to = *from;
+	to->pl.loc = xstrdup(from->pl.loc);
+}
+
+char *dwt_obj_name(struct dwobj *o)
+{
+	return dwt_name(o->is_void ? NULL : &o->type, o->dim);
+}
+
+/*
+ * The value of @o's place as a fetch location ("%di", "-24(%bp)",
+ * "@+0x4040", "+8(+16(%di))").  Not tplace_value(): after a pointer
+ * read from a global is followed, the base is "@+0x4048" itself, which
+ * tplace_value() would take for the "@+" of a global's own place.
+ */
+char *dwt_value_loc(struct dwobj *o)
+{
+	const struct tplace *p = &o->pl;
+
+	if (p->mem && (!strcmp(p->loc, "@+") || !strcmp(p->loc, "@")))
+		return xasprintf("%s0x%" PRIx64, p->loc, (uint64_t)p->off);
+	if (!p->mem)
+		return xstrdup(p->loc);
+	return xasprintf("%+" PRId64 "(%s)", p->off, p->loc);
+}
+
+/* The place @o's value (a pointer) points to, plus @off. */
+void dwt_obj_deref(struct dwobj *o, int64_t off)
+{
+	char *v = dwt_value_loc(o);
+
+	free(o->pl.loc);
+	o->pl.loc = v;
+	o->pl.off = off;
+	o->pl.mem = true;
+}
+
+static bool is_const_loc(const struct tplace *p)
+{
+	return !p->mem && p->loc[0] == '\\';
+}
+
+/* @o, a pointer, replaced by what it points to. */
+static int deref(struct dwwalk *w, struct dwobj *o, Dwarf_Die *pointee,
+		 bool is_void, int64_t off)
+{
+	if (is_const_loc(&o->pl))
+		return fail(w, -EINVAL, "'%s' is a constant the compiler "
+			    "folded: it points nowhere", w->what);
+	dwt_obj_deref(o, off);
+	o->is_void = is_void;
+	if (!is_void)
+		o->type = *pointee;
+	o->dim = 0;
+	return 0;
+}
+
+static int need_mem(struct dwwalk *w, struct dwobj *o, const char *doing)
+{
+	if (o->pl.mem)
+		return 0;
+	return fail(w, -EINVAL, "'%s' is in a register here: %s", w->what,
+		    doing);
+}
+
+/* The byte offset (and bit position, for a bitfield) of @m in its struct. */
+static int member_offset(Dwarf_Die *m, int64_t *bitpos, int *bits)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word v, bsize, boff;
+	Dwarf_Op *ops;
+	size_t n;
+	int64_t byte = 0;
+
+	*bits = 0;
+	if (dwarf_attr(m, DW_AT_data_member_location, &attr)) {
+		if (!dwarf_formudata(&attr, &v))
+			byte = (int64_t)v;
+		else if (!dwarf_getlocation(&attr, &ops, &n) && n == 1 &&
+			 ops[0].atom == DW_OP_plus_uconst)
+			byte = (int64_t)ops[0].number;
+		else
+			return -1;
+	}
+	*bitpos = byte * 8;
+	if (!dwarf_attr(m, DW_AT_bit_size, &attr) || dwarf_formudata(&attr, &bsize))
+		return 0;
+	*bits = (int)bsize;
+	if (dwarf_attr(m, DW_AT_data_bit_offset, &attr) &&
+	    !dwarf_formudata(&attr, &boff)) {
+		*bitpos += (int64_t)boff;
+	} else if (dwarf_attr(m, DW_AT_bit_offset, &attr) &&
+		   !dwarf_formudata(&attr, &boff)) {
+		/* DWARF 2/3: counted from the storage unit's high bit */
+		int size = dwarf_bytesize(m);
+
+		if (size <= 0) {
+			Dwarf_Die t;
+
+			size = dwt_type_of(m, &t) ? (int)dwt_size(&t) : -1;
+		}
+		if (size <= 0)
+			return -1;
+		*bitpos += (int64_t)size * 8 - (int64_t)boff - (int64_t)bsize;
+	}
+	return 0;
+}
+
+/* Member @name of struct/union @agg, searched through anonymous members:
+ * its DIE and bit position. */
+static bool find_member(Dwarf_Die *agg, const char *name, Dwarf_Die *out,
+			int64_t *bitpos, int *bits, int depth)
+{
+	Dwarf_Die c, t;
+	const char *cn;
+	int64_t pos, sub;
+
+	if (depth > MAX_DEPTH || dwarf_child(agg, &c))
+		return false;
+	do {
+		if (dwarf_tag(&c) != DW_TAG_member)
+			continue;
+		if (member_offset(&c, &pos, bits))
+			continue;
+		cn = dwarf_diename(&c);
+		if (cn && !strcmp(cn, name)) {
+			*out = c;
+			*bitpos = pos;
+			return true;
+		}
+		if (!cn && dwt_type_of(&c, &t) && dwt_peel(&t, &t) &&
+		    (dwarf_tag(&t) == DW_TAG_structure_type ||
+		     dwarf_tag(&t) == DW_TAG_union_type) &&
+		    find_member(&t, name, out, &sub, bits, depth + 1)) {
+			*bitpos = pos + sub;
+			return true;
+		}
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return false;
+}
+
+/* @o becomes the member @m at bit position @pos (width @bits) in it. */
+static int member_apply(struct dwwalk *w, struct dwobj *o, Dwarf_Die *m,
+			int64_t pos, int bits)
+{
+	int64_t cont;
+	Dwarf_Die t;
+
+	if (!dwt_type_of(m, &t))
+		return fail(w, -EINVAL, "'%s' has no type", w->what);
+	o->type = t;
+	o->is_void = false;
+	o->dim = 0;
+	o->bits = bits;
+	if (!bits) {
+		o->pl.off += pos / 8;
+		return 0;
+	}
+	/* the kernel reads a container of the member type's size, aligned,
+	 * else the 8 bytes around it */
+	cont = dwt_size(&t);
+	if (cont != 1 && cont != 2 && cont != 4 && cont != 8)
+		cont = 4;
+	if ((pos % (cont * 8)) + bits > cont * 8)
+		cont = 8;
+	if ((pos % (cont * 8)) + bits > cont * 8)
+		return fail(w, -EINVAL, "'%s': bitfield straddles 8 bytes",
+			    w->what);
+	o->pl.off += (pos / (cont * 8)) * cont;
+	o->bitoff = (int)(pos % (cont * 8));
+	o->bitcont = (int)cont;
+	return 0;
+}
+
+/*
+ * @o (a struct or union in memory) becomes its direct member @m: offset
+ * added, bitfield container chosen.  For the pretty printer.
+ */
+int dwt_member_at(struct dwwalk *w, struct dwobj *o, Dwarf_Die *m)
+{
+	int64_t pos;
+	int bits;
+
+	if (member_offset(m, &pos, &bits))
+		return fail(w, -EINVAL, "'%s': member location too complex",
+			    w->what);
+	return member_apply(w, o, m, pos, bits);
+}
+
+static int step_member(struct dwwalk *w, struct dwobj *o, const char *name)
+{
+	Dwarf_Die p, pointee, m;
+	int64_t pos;
+	int bits, ret;
+	char *tn;
+
+	if (o->bits)
+		return fail(w, -EINVAL, "'%s' is a bitfield: it has no member "
+			    "'%s'", w->what, name);
+	if (o->is_void)
+		return fail(w, -EINVAL, "'%s' is a void pointer's target: "
+			    "@cast it to read member '%s'", w->what, name);
+	if (!dwt_peel(&o->type, &p))
+		return fail(w, -EINVAL, "'%s' is void: it has no member '%s'",
+			    w->what, name);
+	if (!o->dim && dwarf_tag(&p) == DW_TAG_pointer_type) {
+		bool v = !dwt_type_of(&p, &pointee);
+		Dwarf_Die pp;
+
+		if (v || !dwt_peel(&pointee, &pp))
+			return fail(w, -EINVAL, "'%s' is a void pointer: "
+				    "@cast it to read member '%s'", w->what,
+				    name);
+		if (dwarf_tag(&pp) != DW_TAG_structure_type &&
+		    dwarf_tag(&pp) != DW_TAG_union_type &&
+		    dwarf_tag(&pp) != DW_TAG_class_type)
+			goto not_agg;
+		ret = deref(w, o, &pointee, false, 0);
+		if (ret)
+			return ret;
+		p = pp;
+	} else if (o->dim || (dwarf_tag(&p) != DW_TAG_structure_type &&
+			      dwarf_tag(&p) != DW_TAG_union_type &&
+			      dwarf_tag(&p) != DW_TAG_class_type)) {
+		goto not_agg;
+	} else if ((ret = need_mem(w, o, "its members cannot be read"))) {
+		return ret;
+	}
+	if (dwarf_hasattr(&p, DW_AT_declaration))
+	{
+		tn = dwt_name(&p, 0);
+		ret = fail(w, -EINVAL, "'%s': '%s' is declared but not "
+			   "defined in this debug information", w->what, tn);
+		free(tn);
+		return ret;
+	}
+	if (!find_member(&p, name, &m, &pos, &bits, 0)) {
+		tn = dwt_name(&p, 0);
+		ret = fail(w, -EINVAL, "no member '%s' in '%s'", name, tn);
+		free(tn);
+		return ret;
+	}
+	what_add(w, "->%s", name);
+	return member_apply(w, o, &m, pos, bits);
+not_agg:
+	tn = dwt_obj_name(o);
+	ret = fail(w, -EINVAL, "'%s' is '%s', not a struct, union or pointer "
+		   "to one: it has no member '%s'", w->what, tn, name);
+	free(tn);
+	return ret;
+}
+
+static int step_index(struct dwwalk *w, struct dwobj *o, int64_t idx)
+{
+	int64_t dims[16], stride, sz;
+	Dwarf_Die p, elem;
+	int nd, i, ret;
+	char *tn;
+
+	if (o->bits || o->is_void || !dwt_peel(&o->type, &p))
+		goto not_indexable;
+	if (dwarf_tag(&p) == DW_TAG_array_type) {
+		nd = dwt_dims(&p, dims, 16);
+		if (!dwt_type_of(&p, &elem) || (sz = dwt_size(&elem)) < 0 || !nd)
+			return fail(w, -EINVAL, "'%s': array of unknown "
+				    "element size", w->what);
+		if ((ret = need_mem(w, o, "it cannot be indexed")))
+			return ret;
+		stride = sz;
+		for (i = o->dim + 1; i < nd; i++)
+			stride *= dims[i] > 0 ? dims[i] : 0;
+		o->pl.off += idx * stride;
+		if (++o->dim == nd) {
+			o->type = elem;
+			o->dim = 0;
+		}
+		what_add(w, "[%" PRId64 "]", idx);
+		return 0;
+	}
+	if (dwarf_tag(&p) == DW_TAG_pointer_type) {
+		if (!dwt_type_of(&p, &elem) || (sz = dwt_size(&elem)) <= 0)
+			return fail(w, -EINVAL, "'%s' points to %s: it cannot "
+				    "be indexed", w->what, dwt_type_of(&p, &elem) ?
+				    "a type of unknown size" : "void");
+		ret = deref(w, o, &elem, false, idx * sz);
+		if (!ret)
+			what_add(w, "[%" PRId64 "]", idx);
+		return ret;
+	}
+not_indexable:
+	tn = dwt_obj_name(o);
+	ret = fail(w, -EINVAL, "'%s' is '%s', not an array or pointer: it "
+		   "cannot be indexed", w->what, tn);
+	free(tn);
+	return ret;
+}
+
+static int walk(struct dwwalk *w, struct dwobj *o, const struct tpath *path)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; path && i < path->nsteps && !ret; i++)
+		ret = path->steps[i].kind == TSTEP_MEMBER ?
+		      step_member(w, o, path->steps[i].name) :
+		      step_index(w, o, path->steps[i].index);
+	return ret;
+}
+
+/* The fetch type of scalar @peeled (int, enum, bool, char, pointer). */
+void dwt_scalar_arg(Dwarf_Die *peeled, struct dwobj *o, struct fetcharg *a)
+{
+	int enc = dwt_encoding(peeled);
+	int size = (int)dwt_size(peeled);
+
+	a->is_ptr = dwarf_tag(peeled) == DW_TAG_pointer_type;
+	a->is_signed = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+	if (a->is_ptr) {
+		Dwarf_Die t;
+
+		a->is_char_ptr = dwt_type_of(peeled, &t) && dwt_peel(&t, &t) &&
+				 dwt_is_char(&t);
+		size = 8;
+	}
+	if (o->bits) {
+		a->size = o->bitcont;
+		snprintf(a->type, sizeof(a->type), "b%d@%d/%d", o->bits,
+			 o->bitoff, o->bitcont * 8);
+		return;
+	}
+	a->size = size;
+	snprintf(a->type, sizeof(a->type), "%s", a->is_ptr ? "x64" :
+		 fetcharg_int_type(size, a->is_signed));
+}
+
+static void one_arg(struct dwwalk *w, struct tval *out, char *loc)
+{
+	out->args = xcalloc(1, sizeof(*out->args));
+	out->nargs = 1;
+	out->args[0].name = xstrdup(w->root);
+	out->args[0].loc = loc;
+}
+
+/* &@o: the base address fetched, the offset added in user space. */
+static int emit_address(struct dwwalk *w, struct dwobj *o, struct tval *out)
+{
+	uint64_t pcoff;
+
+	if (o->bits)
+		return fail(w, -EINVAL, "'%s' is a bitfield: it has no address",
+			    w->what);
+	if (is_const_loc(&o->pl))
+		return fail(w, -EINVAL, "'%s' is a constant here: it has no "
+			    "address", w->what);
+	if (!o->pl.mem)
+		return fail(w, -EINVAL, "'%s' is in a register here: it has no "
+			    "address", w->what);
+	if (!strcmp(o->pl.loc, "@+")) {
+		/* at the probe, %ip is the probed address, whose file
+		 * offset we know: the global is a constant distance away */
+		if (!w->have_pc || dwinfo_file_offset(w->dw, w->pc, &pcoff))
+			return fail(w, -EINVAL, "the address of '%s' is known "
+				    "only at a probe's address", w->what);
+		one_arg(w, out, xstrdup("%ip"));
+		out->add = o->pl.off - (int64_t)pcoff;
+	} else {
+		one_arg(w, out, xstrdup(o->pl.loc));
+		out->add = o->pl.off;
+	}
+	out->kind = TVAL_LONG;
+	out->args[0].size = 8;
+	out->args[0].is_ptr = true;
+	snprintf(out->args[0].type, sizeof(out->args[0].type), "x64");
+	out->ctype = dwt_name_decl(o->is_void ? NULL : &o->type, "*", o->dim);
+	return 0;
+}
+
+static int emit(struct dwwalk *w, struct dwobj *o, const struct tpath *path,
+		struct tval *out)
+{
+	Dwarf_Die p, t;
+	char *tn = NULL;
+	int ret = 0, enc;
+
+	memset(out, 0, sizeof(*out));
+	if (path && path->addressof)
+		return emit_address(w, o, out);
+	if (path && path->pretty)
+		return dwt_pretty(w, o, path->pretty, out);
+	tn = dwt_obj_name(o);
+	if (o->is_void || !dwt_peel(&o->type, &p)) {
+		ret = fail(w, -EINVAL, "'%s' is void", w->what);
+		goto out;
+	}
+	if (o->dim || dwarf_tag(&p) == DW_TAG_array_type) {
+		int64_t dims[16];
+		int nd = dwt_dims(&p, dims, 16);
+
+		if (o->dim == nd - 1 && dwt_type_of(&p, &t) && dwt_peel(&t, &t) &&
+		    dwt_is_char(&t) && o->pl.mem) {
+			/* a char array: the string in place */
+			one_arg(w, out, dwt_value_loc(o));
+			snprintf(out->args[0].type, sizeof(out->args[0].type),
+				 "string");
+			out->kind = TVAL_STRING;
+			goto done;
+		}
+		ret = fail(w, -EINVAL, "'%s' is an array ('%s'): index it or "
+			   "print it with $%s$", w->what, tn, w->what);
+		goto out;
+	}
+	switch (dwarf_tag(&p)) {
+	case DW_TAG_base_type:
+		enc = dwt_encoding(&p);
+		if (enc == DW_ATE_float || enc == DW_ATE_complex_float ||
+		    enc == DW_ATE_decimal_float) {
+			ret = fail(w, -EINVAL, "'%s' is a floating-point value "
+				   "('%s'), which cannot be fetched", w->what, tn);
+			goto out;
+		}
+		/* fall through */
+	case DW_TAG_enumeration_type:
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+		break;
+	case DW_TAG_structure_type:
+	case DW_TAG_union_type:
+	case DW_TAG_class_type:
+		ret = fail(w, -EINVAL, "'%s' is '%s': read a member, or print "
+			   "it with $%s$", w->what, tn, w->what);
+		goto out;
+	default:
+		ret = fail(w, -EINVAL, "'%s' has type '%s', which cannot be "
+			   "fetched", w->what, tn);
+		goto out;
+	}
+	one_arg(w, out, NULL);
+	dwt_scalar_arg(&p, o, &out->args[0]);
+	if (out->args[0].is_char_ptr) {
+		/* a char pointer: the string it points to */
+		char *v = dwt_value_loc(o);
+
+		if (is_const_loc(&o->pl)) {
+			free(v);
+			ret = fail(w, -EINVAL, "'%s' is a constant the compiler "
+				   "folded: it points nowhere", w->what);
+			goto out;
+		}
+		out->args[0].loc = xasprintf("+0(%s)", v);
+		free(v);
+		snprintf(out->args[0].type, sizeof(out->args[0].type), "string");
+		out->kind = TVAL_STRING;
+		goto done;
+	}
+	if (!out->args[0].type[0]) {
+		ret = fail(w, -EINVAL, "'%s' is a %" PRId64 "-byte value ('%s'), "
+			   "which cannot be fetched", w->what, dwt_size(&p), tn);
+		goto out;
+	}
+	out->args[0].loc = dwt_value_loc(o);
+	out->kind = TVAL_LONG;
+done:
+	out->ctype = tn;
+	return 0;
+out:
+	free(tn);
+	tval_release(out);
+	return ret;
+}
+
+/* --- finding the variable --- */
+
+/* A static's link-time address when @die's location is DW_OP_addr. */
+static bool static_addr(struct dwinfo *dw, Dwarf_Die *die, uint64_t *addr)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *e;
+	size_t n;
+
+	if (!dwarf_attr(die, DW_AT_location, &attr) ||
+	    dwarf_getlocation(&attr, &e, &n) || n != 1 ||
+	    (e[0].atom != DW_OP_addr && e[0].atom != DW_OP_addrx))
+		return false;
+	if (e[0].atom == DW_OP_addrx) {
+		Dwarf_Attribute a2;
+		Dwarf_Addr v;
+
+		if (dwarf_getlocation_attr(&attr, &e[0], &a2) ||
+		    dwarf_formaddr(&a2, &v))
+			return false;
+		*addr = dwinfo_to_link(dw, v);
+		return true;
+	}
+	*addr = dwinfo_to_link(dw, e[0].number);
+	return true;
+}
+
+static bool is_tls(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *e;
+	size_t n, i;
+
+	if (!dwarf_attr(die, DW_AT_location, &attr) ||
+	    dwarf_getlocation(&attr, &e, &n))
+		return false;
+	for (i = 0; i < n; i++)
+		if (e[i].atom == DW_OP_form_tls_address ||
+		    e[i].atom == DW_OP_GNU_push_tls_address)
+			return true;
+	return false;
+}
+
+/*
+ * The place of variable @die: a static's file offset, else its location
+ * at the pc through dwloc (@ctx NULL: not in a function).
+ */
+static int place_of(struct dwwalk *w, Dwarf_Die *die,
+		    const struct dwloc_ctx *ctx, struct dwobj *o)
+{
+	struct fetcharg a;
+	uint64_t addr, off;
+	const char *why;
+
+	memset(o, 0, sizeof(*o));
+	o->is_void = !dwt_type_of(die, &o->type);
+	if (static_addr(w->dw, die, &addr)) {
+		if (dwinfo_file_offset(w->dw, addr, &off))
+			return fail(w, -EINVAL, "'%s' at 0x%" PRIx64 " is "
+				    "outside the object's mapping", w->what,
+				    addr);
+		o->pl.loc = xstrdup("@+");
+		o->pl.off = (int64_t)off;
+		o->pl.mem = true;
+		return 0;
+	}
+	if (is_tls(die))
+		return fail(w, -EINVAL, "'%s' is thread-local, which uprobes "
+			    "cannot fetch", w->what);
+	if (!ctx) {
+		if (!dwarf_hasattr(die, DW_AT_location) &&
+		    dwarf_hasattr(die, DW_AT_const_value))
+			return fail(w, -EINVAL, "'%s' is a constant the "
+				    "compiler folded", w->what);
+		return fail(w, -EINVAL, "'%s' is optimized out", w->what);
+	}
+	dwloc_var(die, ctx, &a);
+	if (a.refused) {
+		why = a.refused;
+		fail(w, -EINVAL, "%s", why);
+		fetcharg_release(&a);
+		return -EINVAL;
+	}
+	tplace_parse(a.loc, &o->pl);
+	fetcharg_release(&a);
+	return 0;
+}
+
+static bool is_var(Dwarf_Die *d)
+{
+	return (dwarf_tag(d) == DW_TAG_variable ||
+		dwarf_tag(d) == DW_TAG_formal_parameter) &&
+	       !dwarf_hasattr(d, DW_AT_declaration);
+}
+
+static bool is_func_scope(Dwarf_Die *d)
+{
+	return dwarf_tag(d) == DW_TAG_subprogram ||
+	       dwarf_tag(d) == DW_TAG_inlined_subroutine;
+}
+
+/* The variable @name among @scope's children. */
+static bool var_in(Dwarf_Die *scope, const char *name, Dwarf_Die *out)
+{
+	Dwarf_Attribute attr;
+	const char *n;
+
+	if (dwarf_child(scope, out))
+		return false;
+	do {
+		if (!is_var(out))
+			continue;
+		n = dwarf_formstring(dwarf_attr_integrate(out, DW_AT_name, &attr));
+		if (n && !strcmp(n, name))
+			return true;
+	} while (dwarf_siblingof(out, out) == 0);
+	return false;
+}
+
+/* A parameter the compiler dropped from an inline instance (its abstract
+ * origin has it, the instance not). */
+static bool dropped_param(Dwarf_Die *scope, const char *name)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die origin, d;
+
+	return dwarf_attr(scope, DW_AT_abstract_origin, &attr) &&
+	       dwarf_formref_die(&attr, &origin) && var_in(&origin, name, &d);
+}
+
+struct scopes {
+	Dwarf_Die cu;
+	Dwarf_Die *v;
+	int n;
+	int func;		/* the innermost function scope, -1 none */
+	int frame;		/* the out-of-line function, -1 none */
+};
+
+static int scopes_at(struct dwinfo *dw, uint64_t pc, struct scopes *s)
+{
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	s->func = s->frame = -1;
+	if (!dwarf_addrdie(dwinfo_dwarf(dw), dwinfo_to_dwarf(dw, pc), &s->cu))
+		return -ENOENT;
+	s->n = dwarf_getscopes(&s->cu, dwinfo_to_dwarf(dw, pc), &s->v);
+	if (s->n < 0)
+		s->n = 0;
+	for (i = 0; i < s->n; i++) {
+		if (s->func < 0 && is_func_scope(&s->v[i]))
+			s->func = i;
+		if (dwarf_tag(&s->v[i]) == DW_TAG_subprogram)
+			s->frame = i;
+	}
+	return s->func < 0 ? -ENOENT : 0;
+}
+
+/* A global named @name among the top-level DIEs of @cu, or of any unit
+ * when @cu is NULL; @file (NULL: any) must match its unit or decl file. */
+static bool find_global(struct dwinfo *dw, Dwarf_Die *cu, const char *name,
+			const char *file, Dwarf_Die *out)
+{
+	Dwarf_CU *u = NULL;
+	Dwarf_Die cudie;
+	const char *cuname, *decl;
+	uint8_t type;
+
+	if (cu) {
+		if (!var_in(cu, name, out))
+			return false;
+		if (!file)
+			return true;
+		cuname = dwarf_diename(cu);
+		decl = dwarf_decl_file(out);
+		return (cuname && dwinfo_file_matches(cuname, file)) ||
+		       (decl && dwinfo_file_matches(decl, file));
+	}
+	while (dwarf_get_units(dwinfo_dwarf(dw), u, &u, NULL, &type, &cudie,
+			       NULL) == 0)
+		if ((type == DW_UT_compile || type == DW_UT_partial) &&
+		    find_global(dw, &cudie, name, file, out))
+			return true;
+	return false;
+}
+
+static void walk_init(struct dwwalk *w, struct dwinfo *dw, const char *name,
+		      char *err, size_t errlen)
+{
+	size_t i;
+
+	memset(w, 0, sizeof(*w));
+	w->dw = dw;
+	w->what = xstrdup(name);
+	w->root = xstrdup(name);
+	for (i = 0; w->root[i]; i++)
+		if (!(w->root[i] == '_' || (w->root[i] >= 'a' && w->root[i] <= 'z') ||
+		      (w->root[i] >= 'A' && w->root[i] <= 'Z') ||
+		      (i && w->root[i] >= '0' && w->root[i] <= '9')))
+			w->root[i] = '_';
+	w->err = err;
+	w->errlen = errlen;
+	if (err && errlen)
+		err[0] = '\0';
+}
+
+static void walk_release(struct dwwalk *w)
+{
+	free(w->what);
+	free(w->root);
+}
+
+/* @o from the variable @die, then the path, then the value. */
+static int finish(struct dwwalk *w, Dwarf_Die *die, const struct dwloc_ctx *ctx,
+		  const struct tpath *path, struct tval *out)
+{
+	struct dwobj o;
+	int ret;
+
+	ret = place_of(w, die, ctx, &o);
+	if (!ret)
+		ret = walk(w, &o, path);
+	if (!ret)
+		ret = emit(w, &o, path, out);
+	tplace_release(&o.pl);
+	return ret;
+}
+
+int dwtype_resolve(struct dwinfo *dw, uint64_t pc, const char *name,
+		   const struct tpath *path, struct tval *out, char *err,
+		   size_t errlen)
+{
+	struct dwinfo_cfa cfa;
+	struct dwloc_ctx ctx;
+	struct dwwalk w;
+	struct scopes s;
+	Dwarf_Die var;
+	int i, ret;
+
+	memset(out, 0, sizeof(*out));
+	walk_init(&w, dw, name, err, errlen);
+	w.have_pc = true;
+	w.pc = pc;
+	ret = scopes_at(dw, pc, &s);
+	if (!ret) {
+		dwinfo_loc_ctx(dw, pc, &s.v[s.frame >= 0 ? s.frame : s.func],
+			       &cfa, &ctx);
+		for (i = 0; i <= s.func; i++) {
+			if (var_in(&s.v[i], name, &var)) {
+				ret = finish(&w, &var, &ctx, path, out);
+				goto out;
+			}
+		}
+		if (dropped_param(&s.v[s.func], name)) {
+			ret = fail(&w, -EINVAL, "'%s' is optimized out at 0x%"
+				   PRIx64, name, pc);
+			goto out;
+		}
+	}
+	if ((s.n && find_global(dw, &s.cu, name, NULL, &var)) ||
+	    find_global(dw, NULL, name, NULL, &var)) {
+		ret = finish(&w, &var, NULL, path, out);
+		goto out;
+	}
+	ret = -ENOENT;
+out:
+	free(s.v);
+	walk_release(&w);
+	return ret;
+}
+
+int dwtype_global_at(struct dwinfo *dw, uint64_t pc, const char *spec,
+		     const struct tpath *path, struct tval *out, char *err,
+		     size_t errlen)
+{
+	char *name = xstrdup(spec), *file = strchr(name, '@');
+	struct dwwalk w;
+	Dwarf_Die var, cu;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (file)
+		*file++ = '\0';
+	if (!*name || (file && !*file)) {
+		free(name);
+		return errmsg(err, errlen, -EINVAL, "'%s': expected NAME or "
+			      "NAME@FILE", spec);
+	}
+	walk_init(&w, dw, name, err, errlen);
+	w.have_pc = pc != 0;
+	w.pc = pc;
+	/* the probe's own unit first: its statics hide other units' */
+	if ((pc && dwarf_addrdie(dwinfo_dwarf(dw), dwinfo_to_dwarf(dw, pc), &cu) &&
+	     find_global(dw, &cu, name, file, &var)) ||
+	    find_global(dw, NULL, name, file, &var))
+		ret = finish(&w, &var, NULL, path, out);
+	else
+		ret = file ? fail(&w, -ENOENT, "no global '%s' in '%s'", name,
+				  file) :
+			     fail(&w, -ENOENT, "no global '%s'", name);
+	walk_release(&w);
+	free(name);
+	return ret;
+}
+
+int dwtype_global(struct dwinfo *dw, const char *spec, const struct tpath *path,
+		  struct tval *out, char *err, size_t errlen)
+{
+	return dwtype_global_at(dw, 0, spec, path, out, err, errlen);
+}
+
+int dwtype_return(struct dwinfo *dw, uint64_t entry, const struct tpath *path,
+		  struct tval *out, char *err, size_t errlen)
+{
+	struct dwwalk w;
+	struct scopes s;
+	struct dwobj o = { 0 };
+	Dwarf_Die p;
+	int ret, tag;
+
+	memset(out, 0, sizeof(*out));
+	if (scopes_at(dw, entry, &s) || s.frame < 0) {
+		free(s.v);
+		return errmsg(err, errlen, -EINVAL, "no function at 0x%" PRIx64,
+			      entry);
+	}
+	walk_init(&w, dw, "return", err, errlen);
+	if (!dwt_type_of(&s.v[s.frame], &o.type)) {
+		ret = -ENOENT;		/* void */
+		goto out;
+	}
+	if (!dwt_peel(&o.type, &p)) {
+		ret = -ENOENT;
+		goto out;
+	}
+	tag = dwarf_tag(&p);
+	if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	    tag == DW_TAG_class_type || tag == DW_TAG_array_type) {
+		char *tn = dwt_name(&o.type, 0);
+
+		ret = fail(&w, -EINVAL, "'return' is '%s', returned by value "
+			   "in registers uprobes cannot read as one", tn);
+		free(tn);
+		goto out;
+	}
+	o.pl.loc = xstrdup("%ax");
+	ret = walk(&w, &o, path);
+	if (!ret)
+		ret = emit(&w, &o, path, out);
+out:
+	tplace_release(&o.pl);
+	walk_release(&w);
+	free(s.v);
+	return ret;
+}
+
+/* "struct foo" -> tag and name; "foo" -> 0 and name. */
+static int split_type(const char *type, const char **name)
+{
+	static const struct { const char *kw; int tag; } kw[] = {
+		{ "struct ", DW_TAG_structure_type },
+		{ "union ", DW_TAG_union_type },
+		{ "enum ", DW_TAG_enumeration_type },
+		{ "class ", DW_TAG_class_type },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(kw) / sizeof(kw[0]); i++)
+		if (!strncmp(type, kw[i].kw, strlen(kw[i].kw))) {
+			*name = type + strlen(kw[i].kw);
+			while (**name == ' ')
+				(*name)++;
+			return kw[i].tag;
+		}
+	*name = type;
+	return 0;
+}
+
+static bool type_matches(Dwarf_Die *d, int tag, const char *name, int pass)
+{
+	const char *n = dwarf_diename(d);
+	int t = dwarf_tag(d);
+
+	if (!n || strcmp(n, name) || dwarf_hasattr(d, DW_AT_declaration))
+		return false;
+	if (tag)
+		return t == tag;
+	/* a bare name: a typedef or base type first, then a tag (stap's
+	 * @cast(p, "task_struct")) */
+	if (pass == 0)
+		return t == DW_TAG_typedef || t == DW_TAG_base_type;
+	return t == DW_TAG_structure_type || t == DW_TAG_union_type ||
+	       t == DW_TAG_enumeration_type || t == DW_TAG_class_type;
+}
+
+static bool find_type(struct dwinfo *dw, const char *type, Dwarf_Die *out)
+{
+	const char *name;
+	int tag = split_type(type, &name), pass;
+	Dwarf_CU *u;
+	Dwarf_Die cudie;
+	uint8_t ut;
+
+	for (pass = 0; pass < 2; pass++) {
+		u = NULL;
+		while (dwarf_get_units(dwinfo_dwarf(dw), u, &u, NULL, &ut, &cudie,
+				       NULL) == 0) {
+			if ((ut != DW_UT_compile && ut != DW_UT_partial &&
+			     ut != DW_UT_type) || dwarf_child(&cudie, out))
+				continue;
+			do {
+				if (type_matches(out, tag, name, pass))
+					return true;
+			} while (dwarf_siblingof(out, out) == 0);
+		}
+		if (tag)
+			break;
+	}
+	return false;
+}
+
+int dwtype_cast(struct dwinfo *dw, const char *type, const struct tplace *ptr,
+		const struct tpath *path, struct tval *out, char *err,
+		size_t errlen)
+{
+	struct dwobj o = { 0 };
+	struct dwwalk w;
+	Dwarf_Die t;
+	char *what;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!find_type(dw, type, &t))
+		return errmsg(err, errlen, -ENOENT, "no type '%s' in '%s'", type,
+			      dwinfo_debug_file(dw));
+	what = xasprintf("@cast(%s)", type);
+	walk_init(&w, dw, what, err, errlen);
+	free(w.root);
+	w.root = xstrdup("cast");
+	free(what);
+	o.pl.loc = xstrdup(ptr->loc);
+	o.pl.off = ptr->off;
+	o.pl.mem = ptr->mem;
+	ret = deref(&w, &o, &t, false, 0);
+	if (!ret)
+		ret = walk(&w, &o, path);
+	if (!ret)
+		ret = emit(&w, &o, path, out);
+	tplace_release(&o.pl);
+	walk_release(&w);
+	return ret;
+}
+
+/* --- the variables in scope, for -L and $$vars --- */
+
+struct vlist {
+	struct dwvar *v;
+	size_t n;
+};
+
+static bool listed(struct vlist *l, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i].name, name))
+			return true;
+	return false;
+}
+
+/* dwloc's "'x' is optimized out at 0x..." without the "'x' " */
+static char *reason(const char *name, const char *why)
+{
+	size_t n = strlen(name);
+
+	if (why[0] == '\'' && !strncmp(why + 1, name, n) && why[n + 1] == '\'') {
+		why += n + 2;
+		while (*why == ':' || *why == ' ')
+			why++;
+	}
+	return xstrdup(why);
+}
+
+static void add_var(struct dwinfo *dw, struct vlist *l, Dwarf_Die *die,
+		    const struct dwloc_ctx *ctx, bool param, bool dropped)
+{
+	Dwarf_Attribute attr;
+	struct fetcharg a;
+	struct dwvar *v;
+	Dwarf_Die t;
+	uint64_t addr;
+	const char *name;
+
+	name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
+	if (!name || listed(l, name))	/* an inner one hides it */
+		return;
+	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+	v = &l->v[l->n++];
+	memset(v, 0, sizeof(*v));
+	v->name = xstrdup(name);
+	v->ctype = dwt_name(dwt_type_of(die, &t) ? &t : NULL, 0);
+	v->param = param;
+	if (dropped) {
+		v->unavailable = xasprintf("optimized out at 0x%" PRIx64,
+					   dwinfo_to_link(dw, ctx->pc));
+	} else if (is_tls(die)) {
+		v->unavailable = xstrdup("thread-local");
+	} else if (!static_addr(dw, die, &addr)) {
+		dwloc_var(die, ctx, &a);
+		if (a.refused)
+			v->unavailable = reason(name, a.refused);
+		fetcharg_release(&a);
+	}
+}
+
+/* The variables of one scope: its parameters or its locals. */
+static void scope_vars(struct dwinfo *dw, struct vlist *l, Dwarf_Die *scope,
+		       const struct dwloc_ctx *ctx, bool params)
+{
+	int want = params ? DW_TAG_formal_parameter : DW_TAG_variable;
+	Dwarf_Attribute attr;
+	Dwarf_Die c, origin, conc;
+	bool has_origin;
+
+	has_origin = params && dwarf_attr(scope, DW_AT_abstract_origin, &attr) &&
+		     dwarf_formref_die(&attr, &origin);
+	if (has_origin) {
+		/* in declaration order, those the compiler dropped too */
+		if (dwarf_child(&origin, &c))
+			return;
+		do {
+			if (dwarf_tag(&c) != want)
+				continue;
+			if (dwarf_child(scope, &conc))
+				goto dropped;
+			do {
+				Dwarf_Die o;
+
+				if (dwarf_attr(&conc, DW_AT_abstract_origin, &attr) &&
+				    dwarf_formref_die(&attr, &o) &&
+				    dwarf_dieoffset(&o) == dwarf_dieoffset(&c)) {
+					add_var(dw, l, &conc, ctx, true, false);
+					goto next;
+				}
+			} while (dwarf_siblingof(&conc, &conc) == 0);
+dropped:
+			add_var(dw, l, &c, ctx, true, true);
+next:;
+		} while (dwarf_siblingof(&c, &c) == 0);
+		return;
+	}
+	if (dwarf_child(scope, &c))
+		return;
+	do {
+		if (dwarf_tag(&c) == want && is_var(&c))
+			add_var(dw, l, &c, ctx, params, false);
+	} while (dwarf_siblingof(&c, &c) == 0);
+}
+
+int dwtype_vars(struct dwinfo *dw, uint64_t pc, unsigned int flags,
+		struct dwvar **out, size_t *n, char *err, size_t errlen)
+{
+	struct vlist l = { 0 };
+	struct dwinfo_cfa cfa;
+	struct dwloc_ctx ctx;
+	struct scopes s;
+	int i;
+
+	*out = NULL;
+	*n = 0;
+	if (scopes_at(dw, pc, &s)) {
+		free(s.v);
+		return -ENOENT;
+	}
+	dwinfo_loc_ctx(dw, pc, &s.v[s.frame >= 0 ? s.frame : s.func], &cfa,
+		       &ctx);
+	if (flags & DWTYPE_PARAMS)
+		scope_vars(dw, &l, &s.v[s.func], &ctx, true);
+	if (flags & DWTYPE_LOCALS) {
+		/* parameters hide same-named locals of outer scopes only;
+		 * list them apart */
+		struct vlist p = l;
+
+		l.v = NULL;
+		l.n = 0;
+		for (i = 0; i <= s.func; i++)
+			scope_vars(dw, &l, &s.v[i], &ctx, false);
+		p.v = xrealloc(p.v, (p.n + l.n + 1) * sizeof(*p.v));
+		if (l.n)
+			memcpy(p.v + p.n, l.v, l.n * sizeof(*l.v));
+		p.n += l.n;
+		free(l.v);
+		l = p;
+	}
+	free(s.v);
+	*out = l.v;
+	*n = l.n;
+	return 0;
+}
+
+void dwvars_free(struct dwvar *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; v && i < n; i++) {
+		free(v[i].name);
+		free(v[i].ctype);
+		free(v[i].unavailable);
+	}
+	free(v);
+}
