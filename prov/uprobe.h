@@ -31,6 +31,15 @@ enum uvar_kind {
 	UV_LONG,		/* a number: the field, plus @add */
 	UV_STRING,		/* a :string field */
 	UV_CONST,		/* a string known at compile time ($$name) */
+	UV_PRETTY,		/* $x$, $x$$: text from @fmt over @parts */
+};
+
+/* One fetch arg of a pretty value. */
+struct upart {
+	char *def;		/* "LOC:TYPE" */
+	bool str, ptr, is_signed;
+	int sbits;		/* a signed bitfield's width, 0: none */
+	struct tk_field f;
 };
 
 /* One value the probe's handler reads: a fetch arg of its uprobe (or of
@@ -44,7 +53,11 @@ struct uvar {
 	char *cval;		/* UV_CONST */
 	char *ctype;
 	struct tk_field f;	/* its field, resolved at attach */
-	char *buf;		/* UV_STRING: the last value */
+	char *buf;		/* UV_STRING, UV_PRETTY: the last value */
+	int sbits;		/* a signed bitfield's width, 0: none */
+	char *fmt;		/* UV_PRETTY: "{.a=%1, .b=%2}" */
+	struct upart *parts;
+	size_t nparts;
 };
 
 /* Saved entry values of one thread, for a .return probe (a stack: the
@@ -77,6 +90,8 @@ struct uprobe {
 	bool entry_only;	/* the entry twin of entry(): no uretprobe */
 	struct uvar *v;
 	size_t nv;
+	struct dwvar *dwvars;	/* what vars() listed last (their strings) */
+	size_t ndwvars;
 	/* run time */
 	struct session *s;
 	struct tp *tp, *etp;
@@ -87,6 +102,20 @@ struct uprobe {
 };
 
 /* uprobe_vars.c */
+int uprobe_find_var(const struct uprobe *d, const char *name);
+struct uvar *uprobe_add_var(struct uprobe *d, const char *name);
+void uprobe_fill_var(const struct uprobe *d, int idx, struct prov_var *out);
+/* The number of var @v (sign-extended bitfields, @add) in @ev. */
+int64_t uprobe_var_long(const struct uvar *v, const struct tk_event *ev);
+
+/* uprobe_dwarf.c */
+struct dwinfo;
+struct dwinfo *uprobe_dwinfo(const char *path);
+int uprobe_dw_target(struct prov_probe *p, const struct prov_target *t,
+		     struct prov_var *out, char *err, size_t errlen);
+int uprobe_dw_vars(const struct prov_probe *p, struct prov_var *out, size_t max,
+		   size_t *n);
+const char *uprobe_pretty(struct uvar *v, const struct tk_event *ev);
 size_t uprobe_vars(const struct prov_probe *p, struct prov_var *out, size_t max);
 int uprobe_var(const struct prov_probe *p, const char *name, struct prov_var *out);
 int uprobe_target(struct prov_probe *p, const struct prov_target *t,

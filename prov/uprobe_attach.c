@@ -75,15 +75,17 @@ static void push_entry(struct uprobe *d, const struct tk_event *ev)
 	for (i = 0; i < d->nv; i++) {
 		const struct uvar *v = &d->v[i];
 
-		if (!v->entry || !v->def)
+		if (!v->entry || (!v->def && !v->nparts))
 			continue;
-		if (v->kind == UV_STRING) {
+		if (v->kind == UV_PRETTY) {
+			f->vals[i] = xstrdup(uprobe_pretty(&d->v[i], ev));
+		} else if (v->kind == UV_STRING) {
 			if (!field_str_fault(ev, &v->f)) {
 				field_str(ev, &v->f, buf, sizeof(buf));
 				f->vals[i] = xstrdup(buf);
 			}
 		} else {
-			f->nums[i] = field_int(ev, &v->f) + v->add;
+			f->nums[i] = uprobe_var_long(v, ev);
 		}
 	}
 	f->next = d->frames;
@@ -138,22 +140,30 @@ static void batch_end(void *arg)
 static int resolve_fields(struct ustate *st, struct prov_probe *p)
 {
 	struct uprobe *d = p->data;
-	char name[32];
+	char name[64];
 	size_t i;
 
 	for (i = 0; i < d->nv; i++) {
 		struct uvar *v = &d->v[i];
 		struct tp *tp = v->entry ? d->etp : d->tp;
 
+		size_t k;
+
+		for (k = 0; k < v->nparts; k++) {
+			snprintf(name, sizeof(name), "v%zu_%zu", i, k);
+			if (!tp || format_field(tp->event, name, &v->parts[k].f) < 0)
+				goto missing;
+		}
 		if (!v->def)
 			continue;
 		snprintf(name, sizeof(name), "v%zu", i);
-		if (!tp || format_field(tp->event, name, &v->f) < 0) {
-			run_error(st->run, "%s: the uprobe has no field '%s'", p->pp, name);
-			return -ENOENT;
-		}
+		if (!tp || format_field(tp->event, name, &v->f) < 0)
+			goto missing;
 	}
 	return 0;
+missing:
+	run_error(st->run, "%s: the uprobe has no field '%s'", p->pp, name);
+	return -ENOENT;
 }
 
 static bool has_entry_vars(const struct uprobe *d)
@@ -161,7 +171,7 @@ static bool has_entry_vars(const struct uprobe *d)
 	size_t i;
 
 	for (i = 0; i < d->nv; i++)
-		if (d->v[i].entry && d->v[i].def)
+		if (d->v[i].entry && (d->v[i].def || d->v[i].nparts))
 			return true;
 	return false;
 }

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/dwinfo.h"
+#include "common/dwtype.h"
 #include "common/log.h"
 #include "common/task.h"
 #include "lang/fmt_sb.h"
@@ -59,6 +59,9 @@ size_t uprobe_vars(const struct prov_probe *p, struct prov_var *out, size_t max)
 	const struct fetcharg *a = d->ret ? d->eargs : d->args;
 	size_t na = d->ret ? d->neargs : d->nargs, i, n = 0;
 
+	if (!uprobe_dw_vars(p, out, max, &n))
+		na = 0;		/* DWARF's list, with types and locals */
+
 	for (i = 0; i < na; i++) {
 		if (n < max) {
 			out[n].name = a[i].name;
@@ -86,7 +89,7 @@ size_t uprobe_vars(const struct prov_probe *p, struct prov_var *out, size_t max)
 	return n;
 }
 
-static int find_uvar(const struct uprobe *d, const char *name)
+int uprobe_find_var(const struct uprobe *d, const char *name)
 {
 	size_t i;
 
@@ -96,7 +99,7 @@ static int find_uvar(const struct uprobe *d, const char *name)
 	return -1;
 }
 
-static struct uvar *add_uvar(struct uprobe *d, const char *name)
+struct uvar *uprobe_add_var(struct uprobe *d, const char *name)
 {
 	struct uvar *v;
 
@@ -108,10 +111,13 @@ static struct uvar *add_uvar(struct uprobe *d, const char *name)
 	return v;
 }
 
-static void fill_out(const struct uprobe *d, int idx, struct prov_var *out)
+void uprobe_fill_var(const struct uprobe *d, int idx, struct prov_var *out)
 {
 	const struct uvar *v = &d->v[idx];
 
+	out->name = v->name;
+	out->type = v->kind == UV_LONG ? AST_T_LONG : AST_T_STRING;
+	memset(out, 0, sizeof(*out));
 	out->name = v->name;
 	out->type = v->kind == UV_LONG ? AST_T_LONG : AST_T_STRING;
 	out->array = 0;
@@ -125,25 +131,25 @@ int uprobe_var(const struct prov_probe *p, const char *name, struct prov_var *ou
 	struct uprobe *d = p->data;
 	const struct fetcharg *a;
 	struct uvar *v;
-	int idx = find_uvar(d, name);
+	int idx = uprobe_find_var(d, name);
 	bool entry = false;
 
 	if (idx >= 0) {
-		fill_out(d, idx, out);
+		uprobe_fill_var(d, idx, out);
 		return 0;
 	}
 	if (d->kind == UK_MARK && (!strcmp(name, "$name") || !strcmp(name, "$provider"))) {
-		v = add_uvar(d, name);
+		v = uprobe_add_var(d, name);
 		v->kind = UV_CONST;
 		v->cval = xstrdup(name[1] == 'n' ? d->mark : d->provider);
-		fill_out(d, (int)d->nv - 1, out);
+		uprobe_fill_var(d, (int)d->nv - 1, out);
 		return 0;
 	}
 	if (d->ret && !strcmp(name, "return")) {
-		v = add_uvar(d, name);
+		v = uprobe_add_var(d, name);
 		v->def = xstrdup("$retval:s64");
 		v->ctype = xstrdup("long");
-		fill_out(d, (int)d->nv - 1, out);
+		uprobe_fill_var(d, (int)d->nv - 1, out);
 		return 0;
 	}
 	a = find_arg(d->args, d->nargs, name);
@@ -153,11 +159,11 @@ int uprobe_var(const struct prov_probe *p, const char *name, struct prov_var *ou
 	}
 	if (!a || !a->loc)
 		return -ENOENT;
-	v = add_uvar(d, name);
+	v = uprobe_add_var(d, name);
 	v->def = xasprintf("%s:%s", a->loc, a->type);
 	v->entry = entry;
 	v->ctype = xstrdup(arg_ctype(a));
-	fill_out(d, (int)d->nv - 1, out);
+	uprobe_fill_var(d, (int)d->nv - 1, out);
 	return 0;
 }
 
@@ -228,13 +234,13 @@ static int raw_target(struct uprobe *d, const struct prov_target *t,
 		return -EINVAL;
 	}
 	snprintf(name, sizeof(name), "$raw:%s:%s", loc, type);
-	idx = find_uvar(d, name);
+	idx = uprobe_find_var(d, name);
 	if (idx < 0) {
-		v = add_uvar(d, name);
+		v = uprobe_add_var(d, name);
 		v->def = xasprintf("%s:%s", loc, type);
 		idx = (int)d->nv - 1;
 	}
-	fill_out(d, idx, out);
+	uprobe_fill_var(d, idx, out);
 	return 0;
 }
 
@@ -271,8 +277,12 @@ int uprobe_target(struct prov_probe *p, const struct prov_target *t,
 			return errmsg(err, errlen, ret, "the value holds no address");
 		return 0;
 	}
-	if (t->raw != PROV_RAW_NONE)
+	if (t->raw != PROV_RAW_NONE && !t->cast_type)
 		return raw_target(d, t, out, err, errlen);
+	ret = uprobe_dw_target(p, t, out, err, errlen);
+	if (ret != -ENOSYS && (ret != -ENOENT || err[0] || d->kind != UK_FUNC))
+		return ret;
+	err[0] = '\0';
 	if (t->is_global || t->cast_type || t->path.nsteps || t->path.addressof ||
 	    t->path.pretty)
 		return errmsg(err, errlen, -EOPNOTSUPP, "$%s: member chains, "
@@ -308,6 +318,11 @@ int uprobe_deref(struct prov_probe *p, const struct prov_var *var, int64_t off,
 	if (var->idx < 0 || (size_t)var->idx >= d->nv)
 		return -EINVAL;
 	b = &d->v[var->idx];
+	/* user_string($s->name) of a char array: the string read in place */
+	if (b->kind == UV_STRING && kind == PROV_MEM_USTRING && !off) {
+		uprobe_fill_var(d, var->idx, out);
+		return 0;
+	}
 	if (b->kind != UV_LONG || !b->def)
 		return -EINVAL;
 	switch (kind) {
@@ -318,10 +333,10 @@ int uprobe_deref(struct prov_probe *p, const struct prov_var *var, int64_t off,
 	}
 	off += b->add;
 	snprintf(name, sizeof(name), "$mem%d:%lld:%s", var->idx, (long long)off, type);
-	idx = find_uvar(d, name);
+	idx = uprobe_find_var(d, name);
 	if (idx < 0) {
 		colon = strrchr(b->def, ':');
-		v = add_uvar(d, name);
+		v = uprobe_add_var(d, name);
 		b = &d->v[var->idx];		/* d->v moved */
 		v->def = xasprintf("%+lld(%.*s):%s", (long long)off,
 				   (int)(colon - b->def), b->def, type);
@@ -329,7 +344,7 @@ int uprobe_deref(struct prov_probe *p, const struct prov_var *var, int64_t off,
 		v->entry = b->entry;
 		idx = (int)d->nv - 1;
 	}
-	fill_out(d, idx, out);
+	uprobe_fill_var(d, idx, out);
 	return 0;
 }
 
@@ -340,9 +355,17 @@ char *uprobe_fetch_args(const struct uprobe *u, bool entry)
 	size_t i;
 
 	fmt_sb_addf(&sb, "%s", "");
-	for (i = 0; i < u->nv; i++)
-		if (u->v[i].def && u->v[i].entry == entry)
-			fmt_sb_addf(&sb, " v%zu=%s", i, u->v[i].def);
+	for (i = 0; i < u->nv; i++) {
+		const struct uvar *v = &u->v[i];
+		size_t k;
+
+		if (v->entry != entry)
+			continue;
+		if (v->def)
+			fmt_sb_addf(&sb, " v%zu=%s", i, v->def);
+		for (k = 0; k < v->nparts; k++)
+			fmt_sb_addf(&sb, " v%zu_%zu=%s", i, k, v->parts[k].def);
+	}
 	s = xstrdup(fmt_sb_str(&sb));
 	fmt_sb_release(&sb);
 	return s;
@@ -368,12 +391,16 @@ int uprobe_fetch(const struct prov_probe *p, void *evp, int idx, int64_t sub,
 	if (v->entry) {
 		if (!d->cur)
 			return -ENOENT;	/* the entry was not seen */
-		if (v->kind == UV_STRING) {
+		if (v->kind == UV_STRING || v->kind == UV_PRETTY) {
 			out->s = d->cur->vals[idx] ? d->cur->vals[idx] : "";
 			out->l = !d->cur->vals[idx];
 		} else {
 			out->l = d->cur->nums[idx];
 		}
+		return 0;
+	}
+	if (v->kind == UV_PRETTY) {
+		out->s = uprobe_pretty(v, ev);
 		return 0;
 	}
 	if (v->kind == UV_STRING) {
@@ -384,8 +411,17 @@ int uprobe_fetch(const struct prov_probe *p, void *evp, int idx, int64_t sub,
 		out->l = field_str_fault(ev, &v->f);
 		return 0;
 	}
-	out->l = field_int(ev, &v->f) + v->add;
+	out->l = uprobe_var_long(v, ev);
 	return 0;
+}
+
+int64_t uprobe_var_long(const struct uvar *v, const struct tk_event *ev)
+{
+	int64_t x = field_int(ev, &v->f);
+
+	if (v->sbits > 0 && v->sbits < 64)
+		x = (int64_t)((uint64_t)x << (64 - v->sbits)) >> (64 - v->sbits);
+	return x + v->add;
 }
 
 int uprobe_context(const struct prov_probe *p, void *evp, enum prov_ctx what,
@@ -429,6 +465,12 @@ void uprobe_vars_free(struct uprobe *u)
 	size_t i;
 
 	for (i = 0; i < u->nv; i++) {
+		size_t k;
+
+		for (k = 0; k < u->v[i].nparts; k++)
+			free(u->v[i].parts[k].def);
+		free(u->v[i].parts);
+		free(u->v[i].fmt);
 		free(u->v[i].name);
 		free(u->v[i].def);
 		free(u->v[i].cval);
@@ -438,4 +480,7 @@ void uprobe_vars_free(struct uprobe *u)
 	free(u->v);
 	u->v = NULL;
 	u->nv = 0;
+	dwvars_free(u->dwvars, u->ndwvars);
+	u->dwvars = NULL;
+	u->ndwvars = 0;
 }
