@@ -132,6 +132,44 @@ out 2 211" ] || { show_run; false; }
 	done
 }
 
+@test "tapkit process: a member chain, an array element, a global by name, &\$x and \$x\$ from DWARF" {
+	local v
+	for v in ptarget-O0 ptarget ptarget-nopie; do
+		run_pid tapkit -c "$H/$v 2 0" -e 'probe process(@1).function("calc") {
+	printf("%d %d %s %s %d %d %d|%s\n", $x, $n->next->val, $n->name, $n->next->name$,
+		@var("table@ptarget.c")[2], @var("counter"), &$n->next - $n, $n$)
+}' "$H/$v"
+		[ "$status" -eq 0 ] || { show_run; false; }
+		[ "$(script_out | sed 's/0x[0-9a-f]*/ADDR/')" = '0 11 first "second" 300 42 8|{.val=7, .next=ADDR, .name="first"}
+1 7 second "first" 300 43 8|{.val=11, .next=ADDR, .name="second"}' ] || { show_run; false; }
+		assert_clean "$RUN_PID"
+	done
+}
+
+@test "tapkit process: a typed \$return and @entry(\$n->val) of a return probe" {
+	run_pid tapkit -c "$H/ptarget 3 0" -e 'probe process(@1).function("calc").return {
+	printf("%d %d %d\n", $return, @entry($n->val), $n->next->val)
+}' "$H/ptarget"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$(script_out)" = "11 7 11
+107 11 7
+211 7 11" ] || { show_run; false; }
+}
+
+@test "tapkit process: a local at a statement, and a member that does not exist" {
+	local b
+	b=$(line PT_REGION_END)
+	run_pid tapkit -c "$H/ptarget-O0 2 3" -e 'probe process(@1).statement(@2) { printf("%d %d\n", $ms, $before) }' \
+		"$H/ptarget-O0" "region@ptarget.c:$b"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$(script_out)" = "3 3
+3 3" ] || { show_run; false; }
+	run_pid tapkit -e 'probe process(@1).function("calc") { println($n->nosuch) }' "$H/ptarget-O0"
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[[ "$(head -1 <<<"$stderr")" == "<input>:1:46: error: "*"nosuch"* ]] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
 @test "tapkit process: .return's \$param is its value at the entry, paired per thread" {
 	# snooze's ms at entry, while snooze itself may reuse the register
 	run_pid tapkit -c "$H/ptarget 2 3" -e 'probe process(@1).function("snooze").return { printf("%s %d\n", ppfunc(), $ms) }' "$H/ptarget"
@@ -273,7 +311,7 @@ sem 0" ] || { show_run; false; }
 @test "tapkit process: -L lists a function's parameters" {
 	run --separate-stderr tapkit -L "process(\"$H/ptarget-O0\").function(\"calc\")"
 	[ "$status" -eq 0 ] || { show_run; false; }
-	[[ "$output" == "process(\"$H/ptarget-O0\").function(\"calc\") \$x:"*" \$n:"* ]] ||
+	[ "$output" = "process(\"$H/ptarget-O0\").function(\"calc\") \$x:int \$n:struct node *" ] ||
 		{ show_run; false; }
 	run --separate-stderr tapkit -L "process(\"$H/ptarget-O0\").function(\"calc\").return"
 	[ "$status" -eq 0 ] || { show_run; false; }
@@ -293,7 +331,7 @@ sem 0" ] || { show_run; false; }
 	DRY_INST=$TRACEFS/instances/tapkit_dryrun_$dpid
 	DRY_UPROBES=("tapkit_dryrun_$dpid/u0" "tapkit_dryrun_$dpid/u0_entry")
 	wait "$dpid"
-	grep -q "^r:tapkit_dryrun_$dpid/u0 $H/ptarget-O0:0x[0-9a-f]* v1=\$retval:s64$" "$TRACEFS/dynamic_events" ||
+	grep -q "^r:tapkit_dryrun_$dpid/u0 $H/ptarget-O0:0x[0-9a-f]* v1=%ax:s32$" "$TRACEFS/dynamic_events" ||
 		{ cat "$TRACEFS/dynamic_events"; false; }
 	grep -q "^p:tapkit_dryrun_$dpid/u0_entry $H/ptarget-O0:0x[0-9a-f]* v0=-4(%bp):s32$" "$TRACEFS/dynamic_events" ||
 		{ cat "$TRACEFS/dynamic_events"; false; }
