@@ -18,6 +18,7 @@
 
 struct session;
 struct tp;
+struct usite_list;
 
 #define UPROBE_STR_MAX 4096
 
@@ -101,6 +102,32 @@ struct uprobe {
 	const struct tk_event *rec;
 };
 
+/* What the point asks for, from its components. */
+struct upoint {
+	const char *proc;	/* process("x"): the path/name; NULL: a PID */
+	pid_t pid;
+	const char *lib;	/* .library("x") */
+	const char *provider;	/* .provider("p") */
+	enum usite_kind kind;
+	const char *spec;	/* function/statement/mark argument */
+	int64_t addr;		/* .statement(ADDR) */
+	bool has_addr;
+	bool call, ret, inl, exported, nearest, absolute, plt;
+};
+
+/* uprobe_sites.c */
+struct usite_opts;
+int uprobe_find_functions(const char *obj, const struct upoint *u,
+			  const struct usite_opts *o, struct usite_list *out,
+			  char *err, size_t errlen);
+size_t uprobe_add_inlines(const char *obj, const struct upoint *u,
+			  struct usite_list *l);
+void uprobe_keep_exported(const char *obj, const struct upoint *u,
+			  struct usite_list *l);
+int uprobe_find_statements(const char *obj, const struct upoint *u,
+			   const struct usite_opts *o, struct usite_list *out,
+			   char *err, size_t errlen);
+
 /* uprobe_vars.c */
 int uprobe_find_var(const struct uprobe *d, const char *name);
 struct uvar *uprobe_add_var(struct uprobe *d, const char *name);
@@ -133,7 +160,6 @@ void uprobe_vars_free(struct uprobe *u);
 
 /* uprobe_plt.c: the PLT entries of @obj whose function matches @glob,
  * as sites named "name@plt"; 0 or -errno with @err said. */
-struct usite_list;
 int uprobe_plt_sites(const char *obj, pid_t pid, const char *glob,
 		     struct usite_list *out, char *err, size_t errlen);
 

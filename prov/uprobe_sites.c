@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Where process(...).function/statement points are: the sites that
+ * common/usite.c does not find by itself (name@file[:line] patterns,
+ * inline instances, .exported, line ranges and .nearest).
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/dwinfo.h"
+#include "common/elffile.h"
+#include "common/elfsym.h"
+#include "common/log.h"
+#include "common/target.h"
+#include "common/usite.h"
+#include "prov/uprobe.h"
+
+/* Sites of .function(SPEC): SPEC is "glob", "glob@file" or
+ * "glob@file:line" (the function declared there). */
+int uprobe_find_functions(const char *obj, const struct upoint *u,
+			  const struct usite_opts *o, struct usite_list *out,
+			  char *err, size_t errlen)
+{
+	char *glob = xstrdup(u->spec), *at = strchr(glob, '@'), *file, *colon;
+	struct dwfunc_list fl = { 0 };
+	struct usite_list one;
+	struct dwinfo *dw;
+	char *path = NULL;
+	int line = 0, ret;
+	size_t i, j;
+
+	if (!at) {
+		ret = usite_functions(obj, glob, o, out, err, errlen);
+		free(glob);
+		return ret;
+	}
+	*at = '\0';
+	file = at + 1;
+	colon = strchr(file, ':');
+	if (colon) {
+		*colon = '\0';
+		line = atoi(colon + 1);
+	}
+	out->v = NULL;
+	out->n = 0;
+	ret = target_resolve(obj, o->pid, &path, err, errlen);
+	if (ret)
+		goto out;
+	dw = dwinfo_open(path, o->debug_dirs, err, errlen);
+	if (!dw) {
+		ret = -errno;
+		goto out;
+	}
+	ret = dwinfo_funcs(dw, glob, 0, &fl, err, errlen);
+	for (i = 0; !ret && i < fl.n; i++) {
+		const struct dwfunc *f = &fl.v[i];
+		const char *base = f->file ? strrchr(f->file, '/') : NULL;
+
+		base = base ? base + 1 : f->file;
+		if (!f->file || (fnmatch(file, base, 0) && fnmatch(file, f->file, 0)))
+			continue;
+		if (line && f->line != line)
+			continue;
+		if (usite_functions(path, f->name, o, &one, err, errlen))
+			continue;
+		out->v = xrealloc(out->v, (out->n + one.n) * sizeof(*out->v));
+		for (j = 0; j < one.n; j++)
+			out->v[out->n++] = one.v[j];
+		free(one.v);
+	}
+	err[0] = '\0';
+	dwfunc_list_release(&fl);
+	dwinfo_free(dw);
+out:
+	free(path);
+	free(glob);
+	return ret;
+}
+
+/*
+ * The inline instances of .function(GLOB) (plain, or .inline): sites at
+ * each instance's entry, from DWARF, with the parameters readable there.
+ * Appended to @l; the number added (0 without DWARF).
+ */
+size_t uprobe_add_inlines(const char *obj, const struct upoint *u,
+			  struct usite_list *l)
+{
+	struct dwfunc_list fl = { 0 };
+	struct elffile *ef;
+	struct dwinfo *dw;
+	char *path, *glob, err[256];
+	size_t i, n = 0;
+	uint64_t off;
+
+	if (usite_open(obj, u->pid, &path, &ef, err, sizeof(err)))
+		return 0;
+	glob = xasprintf("%.*s", (int)strcspn(u->spec, "@"), u->spec);
+	dw = dwinfo_open(path, NULL, NULL, 0);
+	if (dw && !dwinfo_funcs(dw, glob, DWINFO_INLINE, &fl, NULL, 0)) {
+		for (i = 0; i < fl.n; i++) {
+			const struct dwfunc *f = &fl.v[i];
+			struct usite *s;
+
+			if (!f->inlined_into ||
+			    elffile_vaddr_to_off(ef, f->entry, &off))
+				continue;
+			l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+			s = &l->v[l->n++];
+			memset(s, 0, sizeof(*s));
+			s->path = xstrdup(path);
+			s->offset = off;
+			s->vaddr = f->entry;
+			s->func = xstrdup(f->name);
+			s->name = xasprintf("%s@%s", f->name, f->inlined_into);
+			dwinfo_params(dw, f, f->entry, &s->args, &s->nargs, NULL, 0);
+			n++;
+		}
+	}
+	dwfunc_list_release(&fl);
+	dwinfo_free(dw);
+	elffile_free(ef);
+	free(glob);
+	free(path);
+	return n;
+}
+
+/* .exported: only the functions with a global symbol. */
+void uprobe_keep_exported(const char *obj, const struct upoint *u,
+			  struct usite_list *l)
+{
+	struct elfsym_list syms = { 0 };
+	struct elffile *ef;
+	char *path, err[256];
+	size_t i, j, k = 0;
+	bool keep;
+
+	if (usite_open(obj, u->pid, &path, &ef, err, sizeof(err)))
+		return;
+	if (elfsym_find(ef, "*", &syms, err, sizeof(err)))
+		syms.n = 0;
+	for (i = 0; i < l->n; i++) {
+		keep = false;
+		for (j = 0; j < syms.n && !keep; j++)
+			keep = syms.v[j].global && l->v[i].func &&
+			       !strcmp(syms.v[j].name, l->v[i].func);
+		if (keep) {
+			l->v[k++] = l->v[i];
+		} else {
+			struct usite_list one = { &l->v[i], 1 };
+			struct usite *copy = xmalloc(sizeof(*copy));
+
+			*copy = l->v[i];
+			one.v = copy;
+			usite_list_release(&one);
+		}
+	}
+	l->n = k;
+	elfsym_list_release(&syms);
+	elffile_free(ef);
+	free(path);
+}
+
+/* "f@file:N-M": each line of the range; "...:N" with .nearest: the
+ * first line from N on that has code. */
+int uprobe_find_statements(const char *obj, const struct upoint *u,
+			   const struct usite_opts *o, struct usite_list *out,
+			   char *err, size_t errlen)
+{
+	const char *colon = strrchr(u->spec, ':');
+	char *dash, *spec;
+	long lo, hi, ln;
+	struct usite_list one;
+	size_t j;
+	int ret = -ENOENT;
+
+	if (!colon)
+		return usite_statement(obj, u->spec, o, out, err, errlen);
+	lo = strtol(colon + 1, &dash, 10);
+	hi = lo;
+	if (*dash == '-')
+		hi = strtol(dash + 1, NULL, 10);
+	if (hi == lo && !u->nearest)
+		return usite_statement(obj, u->spec, o, out, err, errlen);
+	if (u->nearest && hi == lo)
+		hi = lo + 50;
+	out->v = NULL;
+	out->n = 0;
+	for (ln = lo; ln <= hi; ln++) {
+		spec = xasprintf("%.*s:%ld", (int)(colon - u->spec), u->spec, ln);
+		if (!usite_statement(obj, spec, o, &one, err, errlen)) {
+			out->v = xrealloc(out->v, (out->n + one.n) * sizeof(*out->v));
+			for (j = 0; j < one.n; j++)
+				out->v[out->n++] = one.v[j];
+			free(one.v);
+			ret = 0;
+		}
+		free(spec);
+		if (!ret && u->nearest)
+			break;
+	}
+	if (!ret)
+		err[0] = '\0';
+	return ret;
+}
+
