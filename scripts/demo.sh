@@ -70,6 +70,27 @@ show "syscount -P -L -t 5 -d 1"
 step "tpoint -j: one tracepoint as JSON Lines, with a kernel filter"
 run_traced tpoint -j sched:sched_process_exec 'filename ~ "*uname*"' -- uname -r
 
+step "tapkit: a SystemTap script over tracepoints, no kernel module, no compiler"
+work=$top/build/tests/helpers/demowork
+script='global calls
+probe syscall.* { if (pid() == target()) calls[name]++ }
+probe end { foreach (n in calls- limit 5) printf("%6d %s\n", calls[n], n) }'
+show "tapkit -e '$script' -c 'ls -R /usr/share/doc'"
+"$bin/tapkit" -e "$script" -o "$tmp/out" -c 'ls -R /usr/share/doc' >/dev/null 2>"$tmp/err"
+cat "$tmp/out"
+grep -v '^Tracing' "$tmp/err" | head -3 >&2 || true
+
+step "tapkit: the time each call of a function takes, by name, with its arguments"
+echo "    (demowork handles 5 requests in handle_request(), each sleeping 20 ms)"
+show "tapkit scripts/examples/functime.stp $work handle_request -c '$work 5 20'"
+"$bin/tapkit" "$top/scripts/examples/functime.stp" "$work" handle_request -o "$tmp/out" \
+	-c "$work 5 20" >/dev/null 2>"$tmp/err"
+cat "$tmp/out"
+grep -v '^Tracing' "$tmp/err" | head -3 >&2 || true
+script='probe process(@1).function("handle_request").return { printf("request %d took %d ms, returned %d\n", $r->id, $r->ms, $return) }'
+show "tapkit -e '$script' $work -c '$work 3 10'"
+"$bin/tapkit" -e "$script" "$work" -c "$work 3 10" 2>&1 | grep -v '^handled'
+
 step "nothing left behind"
 left=$(ls /sys/kernel/tracing/instances 2>/dev/null | grep '^tapkit_' || true)
 left+=$(grep -s 'tapkit_' /sys/kernel/tracing/dynamic_events || true)
