@@ -218,7 +218,8 @@ $(PT)/ptarget-lib: tests/helpers/ptlib/ptuser.c $(PT)/libptarget.so
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	$(Q)$(CC) -O0 -g -Wall -o $@ $< -L$(@D) -lptarget -Wl,-rpath,'$$ORIGIN'
-$(PT)/ptarget-usdt: tests/helpers/usdt/ptusdt.c tests/helpers/usdt/ptk.d
+$(PT)/ptarget-usdt: tests/helpers/usdt/ptusdt.c tests/helpers/usdt/ptk.d \
+		tests/helpers/wait_stdin.h
 	@mkdir -p $(@D)/usdt
 	@echo "  DTRACE  $@"
 	$(Q)dtrace -h -s tests/helpers/usdt/ptk.d -o $(@D)/usdt/ptk.h

@@ -266,8 +266,15 @@ static int hold_semaphores(struct ustate *st, struct prov_probe *const *probes,
 	} else if (k) {
 		st->sema = usema_hold(pid, paths, offs, k, err, sizeof(err));
 		if (!st->sema) {
-			run_error(st->run, "cannot raise the USDT semaphores: %s", err);
+			run_error(st->run, "cannot raise the USDT semaphores (this "
+				  "kernel's uprobes have no reference counters: only "
+				  "in a process that runs, -x PID): %s", err);
 			ret = -EINVAL;
+		} else {
+			run_warn(st->run, "no uprobe reference counters: %zu USDT "
+				 "semaphore%s raised in process %d through "
+				 "/proc/%d/mem", k, k == 1 ? "" : "s", (int)pid,
+				 (int)pid);
 		}
 	}
 	free(paths);

@@ -308,6 +308,30 @@ sem 0" ] || { show_run; false; }
 1" ] || { show_run; false; }
 }
 
+@test "tapkit process: without reference counters the semaphore is raised in the -x process by hand" {
+	start_held sh -c 'exec "$0" wait-stdin 2 >"$1"' "$H/ptarget-usdt" "$BATS_TEST_TMPDIR/wl.out"
+	local wl=$WL_PID
+	TAPKIT_NO_REF_CTR=1 start_tool tapkit -x "$WL_PID" -e 'probe process(@1).mark("hello") { printf("%d %s\n", $arg1, user_string($arg2)) }' "$H/ptarget-usdt"
+	printf 'x\n' >&"$WL_FD"
+	exec {WL_FD}>&-
+	WL_FD=
+	wait_tool
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+	[ "$(cat "$OUT")" = "0 msg-0
+1 msg-1" ] || { show_output; false; }
+	[ "$(cat "$ERR")" = "tapkit: warning: no uprobe reference counters: 1 USDT semaphore raised in process $wl through /proc/$wl/mem" ] ||
+		{ show_output; false; }
+	[ "$(cat "$BATS_TEST_TMPDIR/wl.out")" = "sem 1
+sem 1" ] || { cat "$BATS_TEST_TMPDIR/wl.out"; false; }
+	assert_clean "$TOOL_PID"
+	# with -c, the program is not running yet when the probes are set
+	TAPKIT_NO_REF_CTR=1 run_pid tapkit -c "$H/ptarget-usdt 1" -e 'probe process(@1).mark("hello") { }' "$H/ptarget-usdt"
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[[ "$stderr" == "tapkit: cannot raise the USDT semaphores (this kernel's uprobes have no reference counters: only in a process that runs, -x PID): "* ]] ||
+		{ show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
 @test "tapkit process: -L lists a function's parameters" {
 	run --separate-stderr tapkit -L "process(\"$H/ptarget-O0\").function(\"calc\")"
 	[ "$status" -eq 0 ] || { show_run; false; }
