@@ -209,6 +209,11 @@ static void add_return(struct uprobe *d, const struct usite *entry)
 	d->ret = true;
 }
 
+static bool is_glob(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
 static int expand_functions(const struct prov_env *env, const struct ast_pp *pp,
 			    const struct upoint *u, const char *obj,
 			    struct prov_list *out)
@@ -252,6 +257,18 @@ static int expand_functions(const struct prov_env *env, const struct ast_pp *pp,
 
 		if (s->ifunc)
 			continue;
+		if (!uprobe_insn_ok(s->path, u->ret ? e.v[i].offset : s->offset)) {
+			if (!is_glob(u->spec) && !env->listing) {
+				diag_error(env->diag, pp->loc, "cannot probe %s at "
+					   "%s:0x%llx: an instruction uprobes refuse",
+					   s->name, s->path,
+					   (unsigned long long)s->offset);
+				usite_list_release(&l);
+				usite_list_release(&e);
+				return -1;
+			}
+			continue;	/* a wildcard leaves it out */
+		}
 		d = uprobe_of(s, UK_FUNC);
 		s->args = NULL;
 		s->nargs = 0;

@@ -128,6 +128,8 @@ int uprobe_find_statements(const char *obj, const struct upoint *u,
 			   const struct usite_opts *o, struct usite_list *out,
 			   char *err, size_t errlen);
 
+bool uprobe_insn_ok(const char *path, uint64_t offset);
+
 /* uprobe_vars.c */
 int uprobe_find_var(const struct uprobe *d, const char *name);
 struct uvar *uprobe_add_var(struct uprobe *d, const char *name);

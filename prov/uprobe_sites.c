@@ -5,9 +5,11 @@
  * inline instances, .exported, line ranges and .nearest).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/dwinfo.h"
 #include "common/elffile.h"
@@ -205,3 +207,44 @@ int uprobe_find_statements(const char *obj, const struct upoint *u,
 	return ret;
 }
 
+
+/*
+ * Would the kernel's x86 uprobes take the instruction at @offset of @path?
+ * They refuse (ENOTSUPP when the probe is enabled) segment-override and
+ * LOCK prefixes and the opcodes their table of good instructions leaves
+ * out: VEX and EVEX (0xc4, 0xc5, 0x62: AVX, AVX-512), int3/int/iret,
+ * in/out, hlt, cli/sti and what 64-bit mode has not.  Read
+ * from the file (the code of the object), so a wildcard can leave those
+ * sites out instead of failing the whole run.  True when unknown.
+ */
+bool uprobe_insn_ok(const char *path, uint64_t offset)
+{
+	static const unsigned char bad[] = { 0x06, 0x07, 0x0e, 0x16, 0x17,
+		0x1e, 0x1f, 0x27, 0x2f, 0x37, 0x3f, 0x60, 0x61, 0x62, 0x82, 0x9a,
+		0xc4, 0xc5, 0xcc, 0xcd, 0xce, 0xcf, 0xd4, 0xd5, 0xd6, 0xe4, 0xe5,
+		0xe6, 0xe7, 0xea, 0xec, 0xed, 0xee, 0xef, 0xf1, 0xf4, 0xfa, 0xfb };
+	unsigned char b[16];
+	ssize_t n;
+	size_t i = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return true;
+	n = pread(fd, b, sizeof(b), (off_t)offset);
+	close(fd);
+	if (n <= 0)
+		return true;
+	for (; i < (size_t)n; i++) {
+		if (b[i] == 0xf0 || b[i] == 0x26 || b[i] == 0x2e || b[i] == 0x36 ||
+		    b[i] == 0x3e)
+			return false;
+		if (b[i] != 0x66 && b[i] != 0x67 && b[i] != 0xf2 && b[i] != 0xf3 &&
+		    b[i] != 0x64 && b[i] != 0x65)
+			break;
+	}
+	if (i < (size_t)n && (b[i] & 0xf0) == 0x40)
+		i++;
+	if (i >= (size_t)n)
+		return true;
+	return !memchr(bad, b[i], sizeof(bad));
+}

@@ -22,6 +22,12 @@ struct node nodes[2] = {
 int counter = 42;
 long table[4] = { 100, 200, 300, 400 };
 
+/* a function whose first instruction uprobes refuse (a LOCK prefix) */
+void locked_inc(void);
+__asm__(".pushsection .text\n.globl locked_inc\n.type locked_inc, @function\nlocked_inc:\n"
+	"\tlock incl counter(%rip)\n\tret\n.size locked_inc, .-locked_inc\n"
+	".popsection\n");
+
 static void sleep_ms(int ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
@@ -63,6 +69,7 @@ int main(int argc, char **argv)
 		sum += calc(i, &nodes[i % 2]);
 		region(ms);
 	}
+	locked_inc();
 	printf("sum %ld\n", sum);
 	return 0;
 }

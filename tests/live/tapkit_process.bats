@@ -433,3 +433,16 @@ probe process(\"/nonexistent/tk_prog\").function(\"f\") { }
 	[[ "$(head -1 <<<"$stderr")" == "<input>:1:7: error: malformed process probe point: "* ]] ||
 		{ show_run; false; }
 }
+
+@test "tapkit process: a function whose first instruction uprobes refuse is an error; a wildcard leaves it out" {
+	run_pid tapkit -e 'probe process(@1).function("locked_inc") { }' "$H/ptarget"
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[[ "$(head -1 <<<"$stderr")" == "<input>:1:7: error: cannot probe locked_inc at $H/ptarget:0x"*": an instruction uprobes refuse" ]] ||
+		{ show_run; false; }
+	assert_clean "$RUN_PID"
+	run_pid tapkit -c "$H/ptarget 2 0" -e 'global n
+probe process(@1).function("*c") { n[ppfunc()]++ }
+probe end { foreach (k in n) printf("%s %d\n", k, n[k]) }' "$H/ptarget"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$(script_out)" = "calc 2" ] || { show_run; false; }
+}
