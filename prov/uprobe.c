@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/dwinfo.h"
 #include "common/elffile.h"
 #include "common/log.h"
 #include "common/target.h"
@@ -209,6 +210,35 @@ static void add_return(struct uprobe *d, const struct usite *entry)
 	d->ret = true;
 }
 
+/* The functions of @spec's name part, for their declarations. */
+static void decls_of(const char *path, const char *spec, struct dwfunc_list *fl)
+{
+	struct dwinfo *dw = uprobe_dwinfo(path);
+	char *glob = xasprintf("%.*s", (int)strcspn(spec, "@"), spec);
+
+	if (dw && dwinfo_funcs(dw, glob, DWINFO_INLINE, fl, NULL, 0))
+		fl->n = 0;
+	free(glob);
+}
+
+/* "@file:line" of site @s as stap's pp() names it, or NULL. */
+static char *decl_of(const struct dwfunc_list *fl, const struct usite *s,
+		     bool inl)
+{
+	size_t i;
+
+	for (i = 0; s->func && i < fl->n; i++) {
+		const struct dwfunc *f = &fl->v[i];
+
+		if (!f->file || strcmp(f->name, s->func) || !f->inlined_into != !inl ||
+		    (inl && f->entry != s->vaddr))
+			continue;
+		return f->line ? xasprintf("@%s:%d", f->file, f->line) :
+				 xasprintf("@%s", f->file);
+	}
+	return NULL;
+}
+
 static bool is_glob(const char *s)
 {
 	return strpbrk(s, "*?[") != NULL;
@@ -220,7 +250,8 @@ static int expand_functions(const struct prov_env *env, const struct ast_pp *pp,
 {
 	struct usite_opts o = { .pid = u->pid, .flags = USITE_ARGS };
 	struct usite_list l = { 0 }, e = { 0 };
-	char err[512] = "", *pproc, ppbuf[1024];
+	char err[512] = "", *pproc, ppbuf[1024], *decl;
+	struct dwfunc_list fl = { 0 };
 	size_t i, n = 0, ninl;
 	int ret;
 
@@ -251,6 +282,8 @@ static int expand_functions(const struct prov_env *env, const struct ast_pp *pp,
 	ninl = l.n;
 	if (!ret && !u->call && !u->ret && !u->exported && !u->plt)
 		uprobe_add_inlines(obj, u, &l);
+	if (l.n && !u->plt)
+		decls_of(l.v[0].path, u->spec, &fl);
 	for (i = 0; i < l.n; i++) {
 		struct usite *s = &l.v[i];
 		struct uprobe *d;
@@ -275,15 +308,18 @@ static int expand_functions(const struct prov_env *env, const struct ast_pp *pp,
 		if (u->ret)
 			add_return(d, &e.v[i]);
 		pproc = quoted_proc(u, s->path);
-		snprintf(ppbuf, sizeof(ppbuf), "%s.%s(\"%s\")%s", pproc,
+		decl = decl_of(&fl, s, i >= ninl);
+		snprintf(ppbuf, sizeof(ppbuf), "%s.%s(\"%s%s\")%s", pproc,
 			 u->plt ? "plt" : "function",
-			 d->func ? d->func : s->name,
+			 d->func ? d->func : s->name, decl ? decl : "",
 			 u->ret ? ".return" : u->call ? ".call" :
 			 i >= ninl ? ".inline" : u->exported ? ".exported" : "");
 		free(pproc);
+		free(decl);
 		prov_list_push(out, new_probe(ppbuf, d));
 		n++;
 	}
+	dwfunc_list_release(&fl);
 	usite_list_release(&l);
 	usite_list_release(&e);
 	if (!n && !env->listing && !pp->optional) {
