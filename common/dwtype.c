@@ -696,10 +696,19 @@ static int place_of(struct dwwalk *w, Dwarf_Die *die,
 		return fail(w, -EINVAL, "'%s' is thread-local, which uprobes "
 			    "cannot fetch", w->what);
 	if (!ctx) {
+		Dwarf_Attribute attr;
+		Dwarf_Sword v;
+
+		/* a static the compiler folded into a constant */
 		if (!dwarf_hasattr(die, DW_AT_location) &&
-		    dwarf_hasattr(die, DW_AT_const_value))
-			return fail(w, -EINVAL, "'%s' is a constant the "
-				    "compiler folded", w->what);
+		    dwarf_attr(die, DW_AT_const_value, &attr)) {
+			if (dwarf_formsdata(&attr, &v))
+				return fail(w, -EINVAL, "'%s' is a constant the "
+					    "compiler folded", w->what);
+			o->pl.loc = v >= 0 ? xasprintf("\\%" PRId64, (int64_t)v) :
+				    xasprintf("\\0x%" PRIx64, (uint64_t)v);
+			return 0;
+		}
 		return fail(w, -EINVAL, "'%s' is optimized out", w->what);
 	}
 	dwloc_var(die, ctx, &a);
@@ -762,7 +771,32 @@ struct scopes {
 	int n;
 	int func;		/* the innermost function scope, -1 none */
 	int frame;		/* the out-of-line function, -1 none */
+	Dwarf_Die outer;
 };
+
+/* The subprogram with a frame base whose code covers @pc, below @die. */
+static bool outer_func(Dwarf_Die *die, Dwarf_Addr pc, Dwarf_Die *out,
+		       int depth)
+{
+	Dwarf_Die c;
+
+	if (depth > MAX_DEPTH || dwarf_child(die, &c))
+		return false;
+	do {
+		int tag = dwarf_tag(&c);
+
+		if (tag == DW_TAG_subprogram && dwarf_haspc(&c, pc) > 0 &&
+		    dwarf_hasattr(&c, DW_AT_frame_base)) {
+			*out = c;
+			return true;
+		}
+		if ((tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
+		     tag == DW_TAG_structure_type) &&
+		    outer_func(&c, pc, out, depth + 1))
+			return true;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return false;
+}
 
 static int scopes_at(struct dwinfo *dw, uint64_t pc, struct scopes *s)
 {
@@ -778,8 +812,18 @@ static int scopes_at(struct dwinfo *dw, uint64_t pc, struct scopes *s)
 	for (i = 0; i < s->n; i++) {
 		if (s->func < 0 && is_func_scope(&s->v[i]))
 			s->func = i;
-		if (dwarf_tag(&s->v[i]) == DW_TAG_subprogram)
+		if (dwarf_tag(&s->v[i]) == DW_TAG_subprogram &&
+		    dwarf_hasattr(&s->v[i], DW_AT_frame_base))
 			s->frame = i;
+	}
+	/* inside an inline instance the chain goes on through the inlined
+	 * function's abstract definition: the function whose frame it is
+	 * is the out-of-line one around the pc */
+	if (s->func >= 0 && s->frame < 0 && s->n < 64 &&
+	    outer_func(&s->cu, dwinfo_to_dwarf(dw, pc), &s->outer, 0)) {
+		s->v = xrealloc(s->v, (s->n + 1) * sizeof(*s->v));
+		s->v[s->n] = s->outer;
+		s->frame = s->n++;
 	}
 	return s->func < 0 ? -ENOENT : 0;
 }
@@ -1096,7 +1140,7 @@ static bool listed(struct vlist *l, const char *name)
 	return false;
 }
 
-/* dwloc's "'x' is optimized out at 0x..." without the "'x' " */
+/* dwloc's "'x' is optimized out at 0x..." without the "'x' is " */
 static char *reason(const char *name, const char *why)
 {
 	size_t n = strlen(name);
@@ -1105,6 +1149,8 @@ static char *reason(const char *name, const char *why)
 		why += n + 2;
 		while (*why == ':' || *why == ' ')
 			why++;
+		if (!strncmp(why, "is ", 3))
+			why += 3;
 	}
 	return xstrdup(why);
 }
