@@ -510,11 +510,13 @@ static void uprobe_describe(const struct prov_probe *p, bool plan, FILE *f)
 	if (d->ref_ctr)
 		snprintf(ref, sizeof(ref), "(0x%llx)", (unsigned long long)d->ref_ctr);
 	if (!plan) {
-		fprintf(f, "%s at %s:0x%llx%s (%s) in our group, records from our "
-			"tracefs instance", d->ret ? "uretprobe" : "uprobe", d->path,
+		fprintf(f, "%s at %s:0x%llx%s (%s) in our group, %s",
+			d->ret ? "uretprobe" : "uprobe", d->path,
 			(unsigned long long)d->offset,
 			d->ref_ctr ? " with its semaphore as reference counter" : "",
-			d->site);
+			d->site, p->count_global >= 0 ?
+			"perf_event counting mode, no records (the handler only counts)" :
+			"records from our tracefs instance");
 		if (*eargs)
 			fprintf(f, "; the entry values from a uprobe at 0x%llx, "
 				"paired per thread", (unsigned long long)d->eoffset);
@@ -530,7 +532,11 @@ static void uprobe_describe(const struct prov_probe *p, bool plan, FILE *f)
 	fprintf(f, "echo \"%c:$G/u%d\" '%s:0x%llx%s%s' >> \"$T/../../dynamic_events\"\n",
 		d->ret ? 'r' : 'p', p->id, d->path, (unsigned long long)d->offset,
 		ref, args);
-	fprintf(f, "echo 1 > \"$T/events/$G/u%d/enable\"\n", p->id);
+	if (p->count_global >= 0)
+		fprintf(f, "# $G/u%d: a perf_event counter (perf_event_open(2)), "
+			"not enabled in the instance\n", p->id);
+	else
+		fprintf(f, "echo 1 > \"$T/events/$G/u%d/enable\"\n", p->id);
 	fprintf(f, "# to remove it after rmdir \"$T\": echo \"-:$G/u%d\" >> "
 		"\"${T%%/*/*}/dynamic_events\"\n", p->id);
 	if (*eargs)
@@ -562,6 +568,7 @@ static void uprobe_free_probe(struct prov_probe *p)
 
 const struct provider prov_uprobe = {
 	.name = "uprobe",
+	.counts = true,
 	.expand = uprobe_expand,
 	.vars = uprobe_vars,
 	.var = uprobe_var,
@@ -574,6 +581,7 @@ const struct provider prov_uprobe = {
 	.describe = uprobe_describe,
 	.attach = uprobe_attach,
 	.phase = uprobe_phase,
+	.sync = uprobe_sync,
 	.detach = uprobe_detach,
 	.free_probe = uprobe_free_probe,
 };

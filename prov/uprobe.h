@@ -169,6 +169,7 @@ int uprobe_plt_sites(const char *obj, pid_t pid, const char *glob,
 int uprobe_attach(struct run *run, struct prov_probe *const *probes, size_t n,
 		  void **state);
 void uprobe_phase(struct run *run, void *state, enum prov_phase ph);
+void uprobe_sync(struct run *run, void *state);
 void uprobe_detach(struct run *run, void *state);
 int uprobe_stack(const struct prov_probe *p, void *ev, const uint64_t **pcs,
 		 size_t *nk, size_t *nu);

@@ -28,7 +28,17 @@ struct uslot {
 	bool entry;		/* the entry twin's record */
 };
 
+/* A probe whose handler only counts: the kernel's count of its uprobe. */
+struct ucount {
+	struct tp *tp;
+	int global;
+	const char *key;
+	uint64_t last;		/* the count at the last sync */
+};
+
 struct ustate {
+	struct ucount *counts;
+	size_t ncounts;
 	struct run *run;
 	struct session *s;
 	struct uslot *by_id;	/* event id -> probe */
@@ -176,6 +186,16 @@ static bool has_entry_vars(const struct uprobe *d)
 	return false;
 }
 
+/* How a probe's uprobe is used: counted by the kernel when its handler
+ * only counts (lang/elab_count.c), sampled with callchains when it prints
+ * stacks, else a record per hit. */
+static enum tp_mode mode_of(const struct prov_probe *p)
+{
+	if (p->count_global >= 0)
+		return TP_COUNT;
+	return p->stacks ? TP_STACK : TP_RECORD;
+}
+
 /* Define the probes of @mode among @probes with one write. */
 static int define(struct ustate *st, struct prov_probe *const *probes, size_t n,
 		  enum tp_mode mode, bool refs)
@@ -193,7 +213,7 @@ static int define(struct ustate *st, struct prov_probe *const *probes, size_t n,
 		struct prov_probe *p = probes[i];
 		struct uprobe *d = p->data;
 
-		if ((mode == TP_STACK) != p->stacks)
+		if (mode_of(p) != mode)
 			continue;
 		if (d->ret && has_entry_vars(d)) {
 			names[k] = xasprintf("u%d_entry", p->id);
@@ -225,6 +245,18 @@ static int define(struct ustate *st, struct prov_probe *const *probes, size_t n,
 			else
 				d->tp = tps[i];
 			d->s = st->s;
+			if (mode == TP_COUNT) {
+				struct ucount *c;
+
+				st->counts = xrealloc(st->counts, (st->ncounts + 1) *
+						      sizeof(*st->counts));
+				c = &st->counts[st->ncounts++];
+				c->tp = tps[i];
+				c->global = owner[i]->count_global;
+				c->key = owner[i]->count_key;
+				c->last = 0;
+				continue;
+			}
 			by_id_set(st, tps[i]->id, owner[i], isentry[i]);
 		}
 		free(tps);
@@ -301,7 +333,8 @@ int uprobe_attach(struct run *run, struct prov_probe *const *probes, size_t n,
 		return err;
 	}
 	if ((err = define(st, probes, n, TP_RECORD, refs)) < 0 ||
-	    (err = define(st, probes, n, TP_STACK, refs)) < 0)
+	    (err = define(st, probes, n, TP_STACK, refs)) < 0 ||
+	    (err = define(st, probes, n, TP_COUNT, refs)) < 0)
 		return err;
 	for (i = 0; i < n; i++)
 		if ((err = resolve_fields(st, probes[i])) < 0)
@@ -313,6 +346,22 @@ int uprobe_attach(struct run *run, struct prov_probe *const *probes, size_t n,
 		return err;
 	}
 	return 0;
+}
+
+void uprobe_sync(struct run *run, void *state)
+{
+	struct ustate *st = state;
+	size_t i;
+
+	for (i = 0; st && i < st->ncounts; i++) {
+		struct ucount *c = &st->counts[i];
+		uint64_t v = session_count(c->tp);
+
+		if (v == c->last)
+			continue;
+		run_global_add(run, c->global, c->key, (int64_t)(v - c->last));
+		c->last = v;
+	}
 }
 
 void uprobe_phase(struct run *run, void *state, enum prov_phase ph)
@@ -364,6 +413,7 @@ void uprobe_detach(struct run *run, void *state)
 		d->tp = d->etp = NULL;
 	}
 	free(st->by_id);
+	free(st->counts);
 	free(st);
 }
 

@@ -447,3 +447,16 @@ probe end { foreach (k in n) printf("%s %d\n", k, n[k]) }' "$H/ptarget"
 	[ "$status" -eq 0 ] || { show_run; false; }
 	[ "$(script_out)" = "calc 2" ] || { show_run; false; }
 }
+
+@test "tapkit process: a handler that only counts is counted by the kernel, entry and return" {
+	run_pid tapkit -c "$H/ptarget 5 0" -e 'global n
+probe process(@1).function("calc") { n++ }
+probe process(@1).function("snooze").return { n++ }
+probe end { println(n) }' "$H/ptarget"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$(script_out)" = 10 ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+	run --separate-stderr tapkit -p2 -e 'global n; probe process(@1).function("calc") { n++ }' "$H/ptarget"
+	[[ "$output" == *"# mechanism: uprobe at $H/ptarget:0x"*" (calc) in our group, perf_event counting mode, no records (the handler only counts)"* ]] ||
+		{ show_run; false; }
+}
