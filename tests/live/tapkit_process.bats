@@ -460,3 +460,15 @@ probe end { println(n) }' "$H/ptarget"
 	[[ "$output" == *"# mechanism: uprobe at $H/ptarget:0x"*" (calc) in our group, perf_event counting mode, no records (the handler only counts)"* ]] ||
 		{ show_run; false; }
 }
+
+@test "tapkit process: a variable optimized out at the probe is a located error; \$\$vars shows it as ?" {
+	run_pid tapkit -e 'probe process(@1).function("main") {
+	println($i)
+}' "$H/ptarget"
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[[ "$(head -1 <<<"$stderr")" == "<input>:2:10: error: 'i' is optimized out at 0x"* ]] || { show_run; false; }
+	assert_clean "$RUN_PID"
+	run_pid tapkit -c "$H/ptarget 1 0" -e 'probe process(@1).function("main") { println($$vars) }' "$H/ptarget"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[[ "$(script_out)" == "argc=3 argv=0x"*" sum=0 i=? n=? ms=?" ]] || { show_run; false; }
+}
