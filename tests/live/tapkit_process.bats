@@ -472,3 +472,16 @@ probe end { println(n) }' "$H/ptarget"
 	[ "$status" -eq 0 ] || { show_run; false; }
 	[[ "$(script_out)" == "argc=3 argv=0x"*" sum=0 i=? n=? ms=?" ]] || { show_run; false; }
 }
+
+@test "tapkit process: process(PID) probes the running process's program" {
+	start_held sh -c 'exec "$0" wait-stdin 2 >"$1"' "$H/ptarget-usdt" "$BATS_TEST_TMPDIR/wl.out"
+	start_tool tapkit -x "$WL_PID" -e "probe process($WL_PID).mark(\"hello\") { printf(\"%d %s %d\\n\", \$arg1, user_string(\$arg2), pid() == target()) }"
+	printf 'x\n' >&"$WL_FD"
+	exec {WL_FD}>&-
+	WL_FD=
+	wait_tool
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+	[ "$(cat "$OUT")" = "0 msg-0 1
+1 msg-1 1" ] || { show_output; false; }
+	assert_clean "$TOOL_PID"
+}
