@@ -138,30 +138,47 @@ bad:
 	return -1;
 }
 
-/* The object the sites are in: the library beside the program when the
- * loader would find it there ($ORIGIN), else as target_resolve() does. */
-static char *object_of(const struct upoint *u)
+/* @name beside the program @exe (where its $ORIGIN run path finds
+ * libraries), when there is such a file; else NULL. */
+static char *beside(const char *exe, pid_t pid, const char *name)
 {
-	char *exe = NULL, *slash, *p;
+	char *path = NULL, *slash, *p = NULL;
 	char err[256];
 
-	if (!u->lib)
-		return u->proc ? xstrdup(u->proc) : NULL;
-	if (strchr(u->lib, '/'))
-		return xstrdup(u->lib);
-	if (!target_resolve(u->proc, u->pid, &exe, err, sizeof(err))) {
-		slash = strrchr(exe, '/');
-		if (slash) {
-			p = xasprintf("%.*s/%s", (int)(slash - exe), exe, u->lib);
-			if (!access(p, R_OK)) {
-				free(exe);
-				return p;
-			}
+	if (!exe && !pid)
+		return NULL;
+	if (!target_resolve(exe, pid, &path, err, sizeof(err)) &&
+	    (slash = strrchr(path, '/'))) {
+		p = xasprintf("%.*s/%s", (int)(slash - path), path, name);
+		if (access(p, R_OK)) {
 			free(p);
+			p = NULL;
 		}
 	}
-	free(exe);
-	return xstrdup(u->lib);
+	free(path);
+	return p;
+}
+
+/*
+ * The object the sites are in: .library("x") beside the program when the
+ * loader would find it there ($ORIGIN), else as target_resolve() does; a
+ * bare library name in process("libx.so") likewise beside the -c/-x
+ * program.
+ */
+static char *object_of(const struct prov_env *env, const struct upoint *u)
+{
+	char *p;
+
+	if (!u->lib) {
+		if (u->proc && !strchr(u->proc, '/') && strstr(u->proc, ".so") &&
+		    (p = beside(env->target_exe, env->target_pid, u->proc)))
+			return p;
+		return u->proc ? xstrdup(u->proc) : NULL;
+	}
+	if (strchr(u->lib, '/'))
+		return xstrdup(u->lib);
+	p = beside(u->proc, u->pid, u->lib);
+	return p ? p : xstrdup(u->lib);
 }
 
 static char *quoted_proc(const struct upoint *u, const char *path)
@@ -449,7 +466,7 @@ static int uprobe_expand(const struct prov_env *env, const struct ast_pp *pp,
 			   "(CONFIG_UPROBE_EVENTS), which this kernel does not have");
 		return -1;
 	}
-	obj = object_of(&u);
+	obj = object_of(env, &u);
 	if (u.kind == UK_FUNC)
 		ret = expand_functions(env, pp, &u, obj, out);
 	else if (u.kind == UK_STMT)

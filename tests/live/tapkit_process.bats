@@ -268,6 +268,11 @@ add 2 1000
 ret 1002" ] || { show_run; false; }
 	[[ "$output" == *"sum 3003"* ]] || { show_run; false; }
 	assert_clean "$RUN_PID"
+	# a bare library name: the one the -c program loads, beside it
+	run_pid tapkit -c "$H/ptarget-lib 2" -e 'probe process("libptarget.so").function("pt_lib_add") { printf("%d %d\n", $a, $b) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$(script_out)" = "0 1000
+1 1000" ] || { show_run; false; }
 }
 
 @test "tapkit process: .plt(\"name\") probes the PLT entries the program calls through" {
