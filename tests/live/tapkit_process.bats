@@ -490,3 +490,18 @@ probe end { println(n) }' "$H/ptarget"
 1 msg-1 1" ] || { show_output; false; }
 	assert_clean "$TOOL_PID"
 }
+
+@test "tapkit process: @cast of a variable and of pointer_arg() to a DWARF type" {
+	run_pid tapkit -c "$H/ptarget 2 0" -e 'probe process(@1).function("calc") {
+	printf("%d %d %s\n", @cast($n, "struct node")->next->val,
+		@cast(pointer_arg(2), "struct node")->val, @cast($n, "struct node")->name)
+}' "$H/ptarget"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$(script_out)" = "11 7 first
+7 11 second" ] || { show_run; false; }
+	run_pid tapkit -e 'probe process(@1).function("calc") { println(@cast($n, "struct nosuch")->val) }' "$H/ptarget"
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[ "$(head -1 <<<"$stderr")" = "<input>:1:46: error: no type 'struct nosuch' in '$H/ptarget'" ] ||
+		{ show_run; false; }
+	assert_clean "$RUN_PID"
+}
