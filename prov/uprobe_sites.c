@@ -128,38 +128,53 @@ size_t uprobe_add_inlines(const char *obj, const struct upoint *u,
 	return n;
 }
 
-/* .exported: only the functions with a global symbol. */
+/* Is @name a function @ef defines in its .dynsym (what it exports)? */
+static bool exported(struct elffile *ef, const char *name)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = elffile_section(ef, ".dynsym", &sh);
+	Elf_Data *data;
+	GElf_Sym sym;
+	const char *n;
+	size_t i, cnt;
+
+	if (!scn || !(data = elf_getdata(scn, NULL)) || !sh.sh_entsize)
+		return false;
+	cnt = sh.sh_size / sh.sh_entsize;
+	for (i = 1; i < cnt; i++) {
+		if (!gelf_getsym(data, (int)i, &sym) || sym.st_shndx == SHN_UNDEF ||
+		    (GELF_ST_TYPE(sym.st_info) != STT_FUNC &&
+		     GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC))
+			continue;
+		n = elf_strptr(elffile_elf(ef), sh.sh_link, sym.st_name);
+		if (n && !strcmp(n, name))
+			return true;
+	}
+	return false;
+}
+
+/* .exported: only the functions of the object's dynamic symbol table. */
 void uprobe_keep_exported(const char *obj, const struct upoint *u,
 			  struct usite_list *l)
 {
-	struct elfsym_list syms = { 0 };
 	struct elffile *ef;
 	char *path, err[256];
-	size_t i, j, k = 0;
-	bool keep;
+	size_t i, k = 0;
 
 	if (usite_open(obj, u->pid, &path, &ef, err, sizeof(err)))
 		return;
-	if (elfsym_find(ef, "*", &syms, err, sizeof(err)))
-		syms.n = 0;
 	for (i = 0; i < l->n; i++) {
-		keep = false;
-		for (j = 0; j < syms.n && !keep; j++)
-			keep = syms.v[j].global && l->v[i].func &&
-			       !strcmp(syms.v[j].name, l->v[i].func);
-		if (keep) {
+		if (l->v[i].func && exported(ef, l->v[i].func)) {
 			l->v[k++] = l->v[i];
 		} else {
-			struct usite_list one = { &l->v[i], 1 };
 			struct usite *copy = xmalloc(sizeof(*copy));
+			struct usite_list one = { copy, 1 };
 
 			*copy = l->v[i];
-			one.v = copy;
 			usite_list_release(&one);
 		}
 	}
 	l->n = k;
-	elfsym_list_release(&syms);
 	elffile_free(ef);
 	free(path);
 }

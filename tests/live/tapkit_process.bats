@@ -505,3 +505,15 @@ probe end { println(n) }' "$H/ptarget"
 		{ show_run; false; }
 	assert_clean "$RUN_PID"
 }
+
+@test "tapkit process: .exported takes only the functions of the dynamic symbol table" {
+	run --separate-stderr tapkit -l "process(\"$H/libptarget.so\").function(\"*\").exported"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$output" = "process(\"$H/libptarget.so\").function(\"pt_lib_add@tests/helpers/ptlib/ptlib.c:2\").exported" ] ||
+		{ show_run; false; }
+	# a program not linked with -rdynamic exports none of its own
+	run_pid tapkit -e 'probe process(@1).function("calc").exported { }' "$H/ptarget"
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[ "$(head -1 <<<"$stderr")" = "<input>:1:7: error: no function matches \"calc\" in $H/ptarget" ] ||
+		{ show_run; false; }
+}
