@@ -30,6 +30,7 @@
 #include "common/usite.h"
 #include "lang/diag.h"
 #include "prov/prov.h"
+#include "prov/trace.h"
 #include "prov/uprobe.h"
 #include "tracefs/session.h"
 
@@ -495,6 +496,7 @@ static struct prov_probe *uprobe_entry(const struct prov_probe *ret)
 		return NULL;
 	d = xcalloc(1, sizeof(*d));
 	d->kind = UK_FUNC;
+	d->ret_probe = ret;
 	d->path = xstrdup(r->path);
 	d->offset = r->eoffset;
 	d->vaddr = r->evaddr;
@@ -539,8 +541,11 @@ static void uprobe_describe(const struct prov_probe *p, bool plan, FILE *f)
 				"paired per thread", (unsigned long long)d->eoffset);
 		if (p->stacks)
 			fputs("; callchains from perf_event samples", f);
+		trace_describe_scope(p, plan, f);
 		goto out;
 	}
+	if (p->count_global < 0)
+		trace_describe_scope(p, plan, f);
 	if (*eargs) {
 		fprintf(f, "echo \"p:$G/u%d_entry\" '%s:0x%llx%s' >> \"$T/../../dynamic_events\"\n",
 			p->id, d->path, (unsigned long long)d->eoffset, eargs);
@@ -586,6 +591,13 @@ static void uprobe_free_probe(struct prov_probe *p)
 const struct provider prov_uprobe = {
 	.name = "uprobe",
 	.counts = true,
+	/*
+	 * .scopes stays off: uprobe_attach.c can run a session per scope,
+	 * but sessions of one process share their dynamic event group, and
+	 * the first to close cannot remove it while the others use it (a
+	 * warning, though nothing is left); scoping needs one group per
+	 * session in tracefs/session.c first.
+	 */
 	.expand = uprobe_expand,
 	.vars = uprobe_vars,
 	.var = uprobe_var,

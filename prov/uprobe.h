@@ -88,7 +88,8 @@ struct uprobe {
 	uint64_t evaddr;
 	struct fetcharg *eargs;
 	size_t neargs;
-	bool entry_only;	/* the entry twin of entry(): no uretprobe */
+	const struct prov_probe *ret_probe;	/* entry(): the return probe
+						 * it is the entry of */
 	struct uvar *v;
 	size_t nv;
 	struct dwvar *dwvars;	/* what vars() listed last (their strings) */

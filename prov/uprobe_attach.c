@@ -37,15 +37,32 @@ struct ucount {
 };
 
 struct ustate {
+	enum prov_scope scope;	/* whose events its instance records */
 	struct ucount *counts;
 	size_t ncounts;
 	struct run *run;
 	struct session *s;
 	struct uslot *by_id;	/* event id -> probe */
 	int nids;
-	struct usema *sema;
 	bool reported;
 };
+
+/* The provider's run: a session per scope in use (all, the target's
+ * process, its thread), each ordered; the semaphores held by hand. */
+struct uall {
+	struct run *run;
+	struct ustate *sess[3];
+	struct usema *sema;
+};
+
+/* The scope a probe's events are recorded in: an entry() twin's is its
+ * return probe's, so the two share a session and arrive in order. */
+static enum prov_scope scope_of(const struct prov_probe *p)
+{
+	const struct uprobe *d = p->data;
+
+	return d->ret_probe ? d->ret_probe->scope : p->scope;
+}
 
 static void by_id_set(struct ustate *st, int id, struct prov_probe *p, bool entry)
 {
@@ -213,7 +230,7 @@ static int define(struct ustate *st, struct prov_probe *const *probes, size_t n,
 		struct prov_probe *p = probes[i];
 		struct uprobe *d = p->data;
 
-		if (mode_of(p) != mode)
+		if (mode_of(p) != mode || scope_of(p) != st->scope)
 			continue;
 		if (d->ret && has_entry_vars(d)) {
 			names[k] = xasprintf("u%d_entry", p->id);
@@ -275,7 +292,7 @@ static int define(struct ustate *st, struct prov_probe *const *probes, size_t n,
 
 /* Kernels without reference counters: raise the semaphores by hand in
  * target()'s process, as funccount does. */
-static int hold_semaphores(struct ustate *st, struct prov_probe *const *probes,
+static int hold_semaphores(struct uall *st, struct prov_probe *const *probes,
 			   size_t n)
 {
 	char **paths = xcalloc(n + 1, sizeof(*paths)), err[256];
@@ -314,19 +331,29 @@ static int hold_semaphores(struct ustate *st, struct prov_probe *const *probes,
 	return ret;
 }
 
-int uprobe_attach(struct run *run, struct prov_probe *const *probes, size_t n,
-		  void **state)
+/* The session of @scope with its probes among @probes, started. */
+static int sess_attach(struct uall *all, struct prov_probe *const *probes,
+		       size_t n, enum prov_scope scope, bool refs)
 {
+	struct run *run = all->run;
 	struct session_opts so = { .ordered = true, .batch_end = batch_end,
 				   .buffer_kb = run_buffer_kb(run),
 				   .size_option = "-s MB" };
-	struct ustate *st = xcalloc(1, sizeof(*st));
-	bool refs = session_has_ref_ctr();
+	struct ustate *st;
 	size_t i;
 	int err;
 
+	for (i = 0; i < n && scope_of(probes[i]) != scope; i++)
+		;
+	if (i == n)
+		return 0;
+	if (scope == PROV_SCOPE_TARGET_PROCESS)
+		so.pid = run_target(run);
+	else if (scope == PROV_SCOPE_TARGET_THREAD)
+		so.tid = run_target(run);
+	st = all->sess[scope] = xcalloc(1, sizeof(*st));
 	st->run = run;
-	*state = st;
+	st->scope = scope;
 	st->s = session_new(&so);
 	if ((err = session_open(st->s)) < 0) {
 		run_error(run, "%s", session_error(st->s));
@@ -337,59 +364,87 @@ int uprobe_attach(struct run *run, struct prov_probe *const *probes, size_t n,
 	    (err = define(st, probes, n, TP_COUNT, refs)) < 0)
 		return err;
 	for (i = 0; i < n; i++)
-		if ((err = resolve_fields(st, probes[i])) < 0)
+		if (scope_of(probes[i]) == scope &&
+		    (err = resolve_fields(st, probes[i])) < 0)
 			return err;
-	if (!refs && (err = hold_semaphores(st, probes, n)) < 0)
+	return 0;
+}
+
+int uprobe_attach(struct run *run, struct prov_probe *const *probes, size_t n,
+		  void **state)
+{
+	struct uall *all = xcalloc(1, sizeof(*all));
+	bool refs = session_has_ref_ctr();
+	int err, k;
+
+	all->run = run;
+	*state = all;
+	for (k = 0; k < 3; k++)
+		if ((err = sess_attach(all, probes, n, (enum prov_scope)k, refs)) < 0)
+			return err;
+	if (!refs && (err = hold_semaphores(all, probes, n)) < 0)
 		return err;
-	if ((err = session_start(st->s, run_loop(run), on_record, st)) < 0) {
-		run_error(run, "%s", session_error(st->s));
-		return err;
+	for (k = 0; k < 3; k++) {
+		struct ustate *st = all->sess[k];
+
+		if (st && (err = session_start(st->s, run_loop(run), on_record, st)) < 0) {
+			run_error(run, "%s", session_error(st->s));
+			return err;
+		}
 	}
 	return 0;
 }
 
 void uprobe_sync(struct run *run, void *state)
 {
-	struct ustate *st = state;
+	struct uall *all = state;
 	size_t i;
+	int k;
 
-	for (i = 0; st && i < st->ncounts; i++) {
-		struct ucount *c = &st->counts[i];
-		uint64_t v = session_count(c->tp);
+	for (k = 0; all && k < 3; k++) {
+		struct ustate *st = all->sess[k];
 
-		if (v == c->last)
-			continue;
-		run_global_add(run, c->global, c->key, (int64_t)(v - c->last));
-		c->last = v;
+		for (i = 0; st && i < st->ncounts; i++) {
+			struct ucount *c = &st->counts[i];
+			uint64_t v = session_count(c->tp);
+
+			if (v == c->last)
+				continue;
+			run_global_add(run, c->global, c->key, (int64_t)(v - c->last));
+			c->last = v;
+		}
 	}
 }
 
 void uprobe_phase(struct run *run, void *state, enum prov_phase ph)
 {
-	struct ustate *st = state;
+	struct uall *all = state;
 	long n = 0;
+	int k;
 
-	if (ph != PROV_PHASE_DRAIN || !st || !st->s)
+	if (ph != PROV_PHASE_DRAIN || !all)
 		return;
-	session_stop(st->s);
-	while (!run_exiting(run) && (n = session_drain(st->s)) > 0)
-		;
-	if (n < 0)
-		run_warn(run, "cannot read the last records: %s", session_error(st->s));
-	session_report_lost(st->s);
-	st->reported = true;
+	for (k = 0; k < 3; k++) {
+		struct ustate *st = all->sess[k];
+
+		if (!st || !st->s)
+			continue;
+		session_stop(st->s);
+		while (!run_exiting(run) && (n = session_drain(st->s)) > 0)
+			;
+		if (n < 0)
+			run_warn(run, "cannot read the last records: %s",
+				 session_error(st->s));
+		session_report_lost(st->s);
+		st->reported = true;
+	}
 	run_flush(run);
 }
 
-void uprobe_detach(struct run *run, void *state)
+static void sess_detach(struct ustate *st)
 {
-	struct ustate *st = state;
 	int id;
 
-	(void)run;
-	if (!st)
-		return;
-	usema_release(st->sema);
 	if (st->s) {
 		session_stop(st->s);
 		if (!st->reported)
@@ -415,6 +470,21 @@ void uprobe_detach(struct run *run, void *state)
 	free(st->by_id);
 	free(st->counts);
 	free(st);
+}
+
+void uprobe_detach(struct run *run, void *state)
+{
+	struct uall *all = state;
+	int k;
+
+	(void)run;
+	if (!all)
+		return;
+	usema_release(all->sema);
+	for (k = 0; k < 3; k++)
+		if (all->sess[k])
+			sess_detach(all->sess[k]);
+	free(all);
 }
 
 int uprobe_stack(const struct prov_probe *p, void *evp, const uint64_t **pcs,
