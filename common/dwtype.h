@@ -56,8 +56,12 @@ struct dwvar {
 /**
  * dwtype_vars() - the parameters and/or locals in scope at @pc
  * @out: receives @n of them, parameters first in declaration order, then
- *       locals from the innermost scope out; free with dwvars_free()
+ *       locals from the innermost scope out (an inner one hides an outer
+ *       one of the same name); free with dwvars_free()
  *
+ * Inside an inline instance they are the instance's own (with those the
+ * compiler dropped, as "optimized out at ...").  Statics of the function
+ * are listed as locals.
  * 0 (possibly none), -ENOENT when no function covers @pc, or -errno with
  * the reason in @err.
  */
@@ -71,9 +75,11 @@ void dwvars_free(struct dwvar *v, size_t n);
  *        a global of the program (its compile unit first)
  *
  * 0 with @out filled (release with tval_release()); -ENOENT when nothing
- * of that name is visible (no message); -errno with the reason in @err:
- * optimized out at @pc, no such member, an index into a non-array, a
- * floating-point value, a location too complex for uprobes.
+ * of that name is visible (no message); -EINVAL with the reason in @err
+ * ("'n' is optimized out at 0x401136", "no member 'x' in 'struct node'",
+ * "'k' is 'int', not an array or pointer: it cannot be indexed", "'buf'
+ * is an array ('char [8]'): ...", a floating-point value, an aggregate
+ * without $, a location too complex for uprobes, & of a register).
  */
 int dwtype_resolve(struct dwinfo *dw, uint64_t pc, const char *name,
 		   const struct tpath *path, struct tval *out, char *err,
@@ -81,7 +87,10 @@ int dwtype_resolve(struct dwinfo *dw, uint64_t pc, const char *name,
 
 /**
  * dwtype_global() - @var("name") or @var("name@file.c"), then @path
- * Return: as dwtype_resolve().
+ * @spec: FILE is a base name or a path suffix of the compile unit's name
+ *        or of the variable's declaring file
+ * Return: as dwtype_resolve(), but -ENOENT comes with a message ("no
+ * global 'x' in 'file.c'").  &@var(...) needs dwtype_global_at().
  */
 int dwtype_global(struct dwinfo *dw, const char *spec, const struct tpath *path,
 		  struct tval *out, char *err, size_t errlen);
@@ -110,7 +119,11 @@ int dwtype_return(struct dwinfo *dw, uint64_t entry, const struct tpath *path,
  * dwtype_cast() - @cast(ptr, "type")@path: @ptr (a place holding the
  * pointer value, tpath.h) taken as a pointer to @type ("struct foo",
  * "foo_t", "int") of any compile unit of @dw.
- * Return: as dwtype_resolve(); -ENOENT when no type has that name.
+ * @type: "struct x" / "union x" / "enum x", or a bare name: a typedef or
+ *        base type, else a struct, union or enum tag (stap's
+ *        @cast(p, "task_struct"))
+ * Return: as dwtype_resolve(); -ENOENT with a message when no type has
+ * that name.
  */
 int dwtype_cast(struct dwinfo *dw, const char *type, const struct tplace *ptr,
 		const struct tpath *path, struct tval *out, char *err,

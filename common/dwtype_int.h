@@ -71,6 +71,34 @@ char *dwt_obj_name(struct dwobj *o);
 int dwt_pretty(struct dwwalk *w, struct dwobj *o, int level,
 	       struct tval *out);
 
+/* The scopes around a pc, innermost first (dwtype_scope.c). */
+struct dwt_scopes {
+	Dwarf_Die cu;
+	Dwarf_Die *v;
+	int n;
+	int func;		/* the innermost function scope, -1 none */
+	int frame;		/* the out-of-line function, -1 none */
+	Dwarf_Die outer;
+};
+
+/* 0, or -ENOENT when no function covers link-time @pc; free s->v. */
+int dwt_scopes_at(struct dwinfo *dw, uint64_t pc, struct dwt_scopes *s);
+/* The (defined) variable or parameter @name among @scope's children. */
+bool dwt_var_in(Dwarf_Die *scope, const char *name, Dwarf_Die *out);
+/* A parameter an inline instance @scope lost (its origin has it). */
+bool dwt_dropped_param(Dwarf_Die *scope, const char *name);
+/* A global @name of unit @cu (NULL: the first of any unit) whose unit or
+ * declaring file matches @file (NULL: any). */
+bool dwt_find_global(struct dwinfo *dw, Dwarf_Die *cu, const char *name,
+		     const char *file, Dwarf_Die *out);
+/* The defined type "struct x", "union x", "enum x", or "x" (a typedef or
+ * base type, else a struct, union or enum tag) of any unit. */
+bool dwt_find_type(struct dwinfo *dw, const char *type, Dwarf_Die *out);
+/* The link-time address of a static (DW_OP_addr location). */
+bool dwt_static_addr(struct dwinfo *dw, Dwarf_Die *die, uint64_t *addr);
+/* A thread-local variable? */
+bool dwt_is_tls(Dwarf_Die *die);
+
 /* Helpers of dwtype.c that dwt_pretty() uses. */
 int dwt_member_at(struct dwwalk *w, struct dwobj *o, Dwarf_Die *member);
 char *dwt_value_loc(struct dwobj *o);

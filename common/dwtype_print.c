@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * DWARF types as text: their C spelling (for -L and messages) and the
+ * DWARF types: peeling, sizes and dimensions; their C spelling (for -L and messages) and the
  * templates of $x$ / $x$$ (dwtype.h describes the template).
  *
  * A pretty-printed value is stap's: a struct as {.a=1, .p=0x601010,
@@ -19,6 +19,88 @@
 
 #include "common/dwtype_int.h"
 #include "common/log.h"
+
+bool dwt_type_of(Dwarf_Die *die, Dwarf_Die *out)
+{
+	Dwarf_Attribute attr;
+
+	return dwarf_attr_integrate(die, DW_AT_type, &attr) &&
+	       dwarf_formref_die(&attr, out);
+}
+
+bool dwt_peel(Dwarf_Die *t, Dwarf_Die *out)
+{
+	*out = *t;
+	/* a qualifier of void (const void) has no DW_AT_type */
+	while (dwarf_tag(out) == DW_TAG_typedef ||
+	       dwarf_tag(out) == DW_TAG_const_type ||
+	       dwarf_tag(out) == DW_TAG_volatile_type ||
+	       dwarf_tag(out) == DW_TAG_restrict_type ||
+	       dwarf_tag(out) == DW_TAG_atomic_type)
+		if (!dwt_type_of(out, out))
+			return false;
+	return true;
+}
+
+int dwt_encoding(Dwarf_Die *t)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word enc;
+	Dwarf_Die u;
+
+	if (dwarf_tag(t) == DW_TAG_enumeration_type)
+		return dwt_type_of(t, &u) && dwt_peel(&u, &u) ?
+		       dwt_encoding(&u) : DW_ATE_unsigned;
+	if (!dwarf_attr_integrate(t, DW_AT_encoding, &attr) ||
+	    dwarf_formudata(&attr, &enc))
+		return -1;
+	return (int)enc;
+}
+
+bool dwt_is_char(Dwarf_Die *t)
+{
+	int enc = dwt_encoding(t);
+
+	return dwarf_tag(t) == DW_TAG_base_type && dwarf_bytesize(t) == 1 &&
+	       (enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char);
+}
+
+int64_t dwt_size(Dwarf_Die *t)
+{
+	Dwarf_Word size;
+	Dwarf_Die p;
+
+	if (!dwt_peel(t, &p))
+		return -1;
+	if (dwarf_tag(&p) == DW_TAG_pointer_type && dwarf_bytesize(&p) <= 0)
+		return 8;
+	if (dwarf_aggregate_size(&p, &size))
+		return -1;
+	return (int64_t)size;
+}
+
+int dwt_dims(Dwarf_Die *arr, int64_t *dims, int max)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word v;
+	Dwarf_Die c;
+	int n = 0;
+
+	if (dwarf_child(arr, &c))
+		return 0;
+	do {
+		if (dwarf_tag(&c) != DW_TAG_subrange_type || n == max)
+			continue;
+		if (dwarf_attr(&c, DW_AT_count, &attr) && !dwarf_formudata(&attr, &v))
+			dims[n++] = (int64_t)v;
+		else if (dwarf_attr(&c, DW_AT_upper_bound, &attr) &&
+			 !dwarf_formudata(&attr, &v))
+			dims[n++] = (int64_t)v + 1;
+		else
+			dims[n++] = -1;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return n;
+}
 
 #define NAME_DEPTH	12
 #define ARRAY_MAX	8	/* elements printed before ", ..." */

@@ -8,7 +8,7 @@
 load helpers
 
 FIX=$TAPKIT_TOP/build/tests/fixtures
-PROBE=$TAPKIT_TOP/build/tests/dwtype_probe
+PROBE=$TAPKIT_TOP/${TAPKIT_BUILD:-build}/tests/dwtype_probe
 
 setup() {
 	require_root
@@ -121,5 +121,22 @@ EXPRS=('$n->val' '$n->next->val' '$n->name' '$n->label' '$n->flags'
 	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
 	[ "$(grep -c 'tk_find' "$OUT")" -eq 1 ] || { show_output; false; }
 	grep -q ' e0_1=7 e1_1="beta"$' "$OUT" || { show_output; false; }
+	assert_clean
+}
+
+@test "dwtype: \$n\$\$'s fetch args, put into its template, print the struct" {
+	local fmt text i v
+	resolve "$FIX/dwtype-O2" tk_walk '$n$$'
+	run_probe "$FIX/dwtype-O2"
+	fmt=$(awk -F'\t' '$1 == "$n$$" { print $5 }' "$RES")
+	# each %N from the hit, highest first so %1 does not eat %10's prefix
+	text=$fmt
+	for i in $(seq 24 -1 1); do
+		v=$(sed -n "s/.* e0_$i=\\(\"[^\"]*\"\\|[^ ]*\\).*/\\1/p" <<<"$HIT")
+		text=${text//%$i/$v}
+	done
+	echo "# $text" >&2
+	[[ $text =~ ^\{\.val=42,\ \.next=0x[0-9a-f]+,\ \.name=\"alpha\",\ \.label=\"lbl-a\",\ \.flags=5,\ \.mode=19,\ \.arr=\[10,\ 20,\ 30,\ 40\],\ \.in=\{\.s=(-7|65529),\ \.c=200\},\ \.u=\{\.i=4660,\ \.f=\?\},\ \.anon_a=-100,\ \.anon_b=1099511627776,\ \.color=7,\ \.weight=\?,\ \.grid=\[\[1,\ 2,\ 3\],\ \[4,\ 5,\ 6\]\],\ \.cookie=0x0,\ \.cb=0x0\}$ ]] ||
+		{ echo "# got: $text" >&2; false; }
 	assert_clean
 }
