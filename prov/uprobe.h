@@ -100,6 +100,7 @@ struct uprobe {
 	char *ename;		/* its event's name in our group */
 	struct uframe *frames;	/* .return: entries waiting for returns */
 	struct uframe *cur;	/* the frame of the record being handled */
+	struct uframe *spare;	/* frames to reuse */
 	const struct tk_event *rec;
 };
 

@@ -89,16 +89,35 @@ static void frame_free(struct uframe *f, size_t nv)
 	free(f);
 }
 
+/* Done with @f: its strings go, the frame is kept for the next entry. */
+static void frame_recycle(struct uprobe *d, struct uframe *f)
+{
+	size_t i;
+
+	for (i = 0; i < d->nv; i++)
+		if (f->vals[i]) {
+			free(f->vals[i]);
+			f->vals[i] = NULL;
+		}
+	f->next = d->spare;
+	d->spare = f;
+}
+
 /* An entry record: save its values for the thread's return. */
 static void push_entry(struct uprobe *d, const struct tk_event *ev)
 {
-	struct uframe *f = xcalloc(1, sizeof(*f));
+	struct uframe *f = d->spare;
 	char buf[UPROBE_STR_MAX];
 	size_t i;
 
+	if (f) {		/* a frame of an earlier call: no allocation */
+		d->spare = f->next;
+	} else {
+		f = xcalloc(1, sizeof(*f));
+		f->vals = xcalloc(d->nv, sizeof(*f->vals));
+		f->nums = xcalloc(d->nv, sizeof(*f->nums));
+	}
 	f->tid = ev->pid;
-	f->vals = xcalloc(d->nv, sizeof(*f->vals));
-	f->nums = xcalloc(d->nv, sizeof(*f->nums));
 	for (i = 0; i < d->nv; i++) {
 		const struct uvar *v = &d->v[i];
 
@@ -150,7 +169,7 @@ static void on_record(const struct tk_event *ev, void *arg)
 	d->cur = d->etp ? pop_entry(d, ev->pid) : NULL;
 	ok = run_fire(st->run, sl->p, (void *)ev);
 	if (d->cur)
-		frame_free(d->cur, d->nv);
+		frame_recycle(d, d->cur);
 	d->cur = NULL;
 	if (!ok)
 		session_drain_stop(st->s);
@@ -462,6 +481,10 @@ static void sess_detach(struct ustate *st)
 		d = p->data;
 		while ((f = d->frames)) {
 			d->frames = f->next;
+			frame_free(f, d->nv);
+		}
+		while ((f = d->spare)) {
+			d->spare = f->next;
 			frame_free(f, d->nv);
 		}
 		d->s = NULL;
