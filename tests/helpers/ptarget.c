@@ -2,7 +2,8 @@
  * ptarget: the user-space probe provider's test program (process(...)
  * probes of tapkit), built -g at -O0 and -O2, as PIE and fixed-address.
  *   ptarget N MS    N times: snooze(MS) (a function that sleeps MS ms),
- *                   then calc(i, &nodes[i % 2]) and the timed region
+ *                   then calc(i, &nodes[i % 2]) and the timed region;
+ *                   then fact(4), recursively
  * Prints "sum S" (the sum of calc()'s results) and exits 0.
  */
 #include <stdio.h>
@@ -53,6 +54,13 @@ __attribute__((noinline)) void region(int ms)
 	before++;			/* PT_REGION_END */
 }
 
+/* recursion, for return probes pairing entries per thread (-O2 may
+ * turn it into a loop: the tests use -O0) */
+__attribute__((noinline)) long fact(int k)
+{
+	return k <= 1 ? 1 : k * fact(k - 1);
+}
+
 int main(int argc, char **argv)
 {
 	long sum = 0;
@@ -70,6 +78,8 @@ int main(int argc, char **argv)
 		region(ms);
 	}
 	locked_inc();
+	if (fact(4) != 24)
+		return 1;
 	printf("sum %ld\n", sum);
 	return 0;
 }

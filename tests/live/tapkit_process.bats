@@ -517,3 +517,12 @@ probe end { println(n) }' "$H/ptarget"
 	[ "$(head -1 <<<"$stderr")" = "<input>:1:7: error: no function matches \"calc\" in $H/ptarget" ] ||
 		{ show_run; false; }
 }
+
+@test "tapkit process: a recursive function's returns pair with their own entries" {
+	run_pid tapkit -c "$H/ptarget-O0 1 0" -e 'probe process(@1).function("fact").return { printf("%d %d\n", $k, $return) }' "$H/ptarget-O0"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$(script_out)" = "1 1
+2 2
+3 6
+4 24" ] || { show_run; false; }
+}
