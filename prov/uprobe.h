@@ -70,6 +70,15 @@ struct uframe {
 	struct uframe *next;
 };
 
+/* A record of an entry() twin kept until its thread's return (its data
+ * copied: the ring's is gone by then). */
+struct urec {
+	struct tk_event ev;
+	void *data;
+	size_t cap;
+	struct urec *next;
+};
+
 struct uprobe {
 	enum usite_kind kind;
 	char *path;		/* the object the uprobe is in */
@@ -101,6 +110,11 @@ struct uprobe {
 	struct uframe *frames;	/* .return: entries waiting for returns */
 	struct uframe *cur;	/* the frame of the record being handled */
 	struct uframe *spare;	/* frames to reuse */
+	struct urec *recs;	/* entry() twin: records waiting, innermost
+				 * first */
+	struct urec *spare_recs;
+	struct prov_probe **twins;	/* a return probe's entry() twins */
+	size_t ntwins;
 	const struct tk_event *rec;
 };
 

@@ -19,6 +19,7 @@
 #include "common/log.h"
 #include "common/usema.h"
 #include "lang/run.h"
+#include "prov/prov.h"
 #include "prov/uprobe.h"
 #include "tracefs/format.h"
 #include "tracefs/session.h"
@@ -151,6 +152,56 @@ static struct uframe *pop_entry(struct uprobe *d, int tid)
 	return NULL;
 }
 
+/*
+ * An entry() twin's record is not handled when it arrives but just before
+ * its thread's return from that call: @entry(expr)'s handler keeps one
+ * value per thread, so it must run for each return in turn, innermost
+ * first, for recursion to see each call's own.
+ */
+static void keep_rec(struct uprobe *d, const struct tk_event *ev)
+{
+	struct urec *r = d->spare_recs;
+
+	if (r)
+		d->spare_recs = r->next;
+	else
+		r = xcalloc(1, sizeof(*r));
+	if (r->cap < ev->size) {
+		free(r->data);
+		r->cap = ev->size;
+		r->data = xmalloc(r->cap);
+	}
+	memcpy(r->data, ev->data, ev->size);
+	r->ev = *ev;
+	r->ev.data = r->data;
+	r->ev.stack = NULL;
+	r->ev.nstack = r->ev.nkstack = 0;
+	r->next = d->recs;
+	d->recs = r;
+}
+
+/* Fire @ret's entry() twins with their records of thread @tid's call. */
+static bool fire_twins(struct ustate *st, struct uprobe *ret, int tid)
+{
+	bool ok = true;
+	size_t i;
+
+	for (i = 0; i < ret->ntwins && ok; i++) {
+		struct uprobe *t = ret->twins[i]->data;
+		struct urec **pr, *r;
+
+		for (pr = &t->recs; (r = *pr) && r->ev.pid != tid; pr = &r->next)
+			;
+		if (!r)
+			continue;
+		*pr = r->next;
+		ok = run_fire(st->run, ret->twins[i], &r->ev);
+		r->next = t->spare_recs;
+		t->spare_recs = r;
+	}
+	return ok;
+}
+
 static void on_record(const struct tk_event *ev, void *arg)
 {
 	struct ustate *st = arg;
@@ -164,6 +215,14 @@ static void on_record(const struct tk_event *ev, void *arg)
 	d = sl->p->data;
 	if (sl->entry) {
 		push_entry(d, ev);
+		return;
+	}
+	if (d->ret_probe) {
+		keep_rec(d, ev);
+		return;
+	}
+	if (d->ntwins && !fire_twins(st, d, ev->pid)) {
+		session_drain_stop(st->s);
 		return;
 	}
 	d->cur = d->etp ? pop_entry(d, ev->pid) : NULL;
@@ -389,6 +448,23 @@ static int sess_attach(struct uall *all, struct prov_probe *const *probes,
 	return 0;
 }
 
+/* Each entry() twin on the list of its return probe (fire_twins()). */
+static void link_twins(struct prov_probe *const *probes, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct uprobe *d = probes[i]->data;
+		struct uprobe *r;
+
+		if (!d->ret_probe || d->ret_probe->prov != &prov_uprobe)
+			continue;
+		r = d->ret_probe->data;
+		r->twins = xrealloc(r->twins, (r->ntwins + 1) * sizeof(*r->twins));
+		r->twins[r->ntwins++] = probes[i];
+	}
+}
+
 int uprobe_attach(struct run *run, struct prov_probe *const *probes, size_t n,
 		  void **state)
 {
@@ -398,6 +474,7 @@ int uprobe_attach(struct run *run, struct prov_probe *const *probes, size_t n,
 
 	all->run = run;
 	*state = all;
+	link_twins(probes, n);
 	for (k = 0; k < 3; k++)
 		if ((err = sess_attach(all, probes, n, (enum prov_scope)k, refs)) < 0)
 			return err;
@@ -460,6 +537,17 @@ void uprobe_phase(struct run *run, void *state, enum prov_phase ph)
 	run_flush(run);
 }
 
+static void recs_free(struct urec *r)
+{
+	struct urec *next;
+
+	for (; r; r = next) {
+		next = r->next;
+		free(r->data);
+		free(r);
+	}
+}
+
 static void sess_detach(struct ustate *st)
 {
 	int id;
@@ -487,6 +575,12 @@ static void sess_detach(struct ustate *st)
 			d->spare = f->next;
 			frame_free(f, d->nv);
 		}
+		recs_free(d->recs);
+		recs_free(d->spare_recs);
+		d->recs = d->spare_recs = NULL;
+		free(d->twins);
+		d->twins = NULL;
+		d->ntwins = 0;
 		d->s = NULL;
 		d->tp = d->etp = NULL;
 	}

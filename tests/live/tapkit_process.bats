@@ -518,11 +518,11 @@ probe end { println(n) }' "$H/ptarget"
 		{ show_run; false; }
 }
 
-@test "tapkit process: a recursive function's returns pair with their own entries" {
-	run_pid tapkit -c "$H/ptarget-O0 1 0" -e 'probe process(@1).function("fact").return { printf("%d %d\n", $k, $return) }' "$H/ptarget-O0"
+@test "tapkit process: a recursive function's returns pair with their own entries, @entry too" {
+	run_pid tapkit -c "$H/ptarget-O0 1 0" -e 'probe process(@1).function("fact").return { printf("%d %d %d\n", $k, @entry($k * 10), $return) }' "$H/ptarget-O0"
 	[ "$status" -eq 0 ] || { show_run; false; }
-	[ "$(script_out)" = "1 1
-2 2
-3 6
-4 24" ] || { show_run; false; }
+	[ "$(script_out)" = "1 10 1
+2 20 2
+3 30 6
+4 40 24" ] || { show_run; false; }
 }
