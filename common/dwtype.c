@@ -637,6 +637,23 @@ static int finish(struct dwwalk *w, Dwarf_Die *die, const struct dwloc_ctx *ctx,
 	int ret;
 
 	ret = place_of(w, die, ctx, &o);
+	if (ret && !o.is_void &&
+	    (!path || (!path->nsteps && !path->pretty && !path->addressof))) {
+		/* a floating-point value is refused for its type wherever it
+		 * lives (an SSE register): say that first */
+		Dwarf_Die p;
+		int enc;
+
+		if (dwt_peel(&o.type, &p) && dwarf_tag(&p) == DW_TAG_base_type &&
+		    ((enc = dwt_encoding(&p)) == DW_ATE_float ||
+		     enc == DW_ATE_complex_float || enc == DW_ATE_decimal_float)) {
+			char *tn = dwt_name(&o.type, 0);
+
+			ret = fail(w, -EINVAL, "'%s' is a floating-point value "
+				   "('%s'), which cannot be fetched", w->what, tn);
+			free(tn);
+		}
+	}
 	if (!ret)
 		ret = walk(w, &o, path);
 	if (!ret)

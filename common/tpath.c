@@ -62,7 +62,9 @@ char *tplace_value(const struct tplace *p)
 {
 	if (!p->mem)
 		return xstrdup(p->loc);
-	if (p->loc[0] == '@')
+	/* a bare global: the address itself is the offset (after a deref
+	 * the base is a value, "@+0x4048", like any other) */
+	if (!strcmp(p->loc, "@+") || !strcmp(p->loc, "@"))
 		return xasprintf("%s0x%" PRIx64, p->loc, (uint64_t)p->off);
 	return xasprintf("%+" PRId64 "(%s)", p->off, p->loc);
 }

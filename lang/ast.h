@@ -201,7 +201,7 @@ struct ast_expr {
 			struct ast_tcomp *comps;
 			size_t ncomps;
 			char *cast_type;	/* @cast(base, "type", "mod") */
-			char *cast_module;
+			char *cast_module;	/* and @var(name, "mod") */
 			char *global;		/* @var("name@file", "mod") */
 			/* set by elab: a raw operand of the provider
 			 * (enum prov_raw) from register(), int_arg()... */

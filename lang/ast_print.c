@@ -60,6 +60,9 @@ static void print_target(FILE *f, const struct ast_expr *e)
 		fprintf(f, "%s(%d)", e->u.target.name, e->u.target.raw_arg);
 	else if (e->u.target.raw)
 		fprintf(f, "%s()", e->u.target.name);
+	else if (e->u.target.global && e->u.target.cast_module)
+		fprintf(f, "@var(\"%s\", \"%s\")", e->u.target.global,
+			e->u.target.cast_module);
 	else if (e->u.target.global)
 		fprintf(f, "@var(\"%s\")", e->u.target.global);
 	else if (e->u.target.cast_type) {

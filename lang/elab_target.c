@@ -167,6 +167,7 @@ static void root_of(const struct ast_expr *t, struct prov_target *out)
 	} else if (t->u.target.global) {
 		out->root = t->u.target.global;
 		out->is_global = true;
+		out->cast_module = t->u.target.cast_module;
 	} else {
 		out->root = t->u.target.name + 1;
 	}

@@ -147,7 +147,8 @@ struct prov_target {
 	struct tpath pre;	/* with cast_type: the path to the pointer */
 	const char *cast_type;	/* @cast(..., "type"): "task_struct",
 				 * "struct foo", NULL without a cast */
-	const char *cast_module;/* @cast's third argument, or NULL */
+	const char *cast_module;/* @cast's third argument, @var's second
+				 * (the module or program), or NULL */
 	struct tpath path;
 	/* user_string($p->name), kernel_long($x + 8)...: read memory of
 	 * @deref_kind at the value of the path plus @deref_off; fetch()

@@ -8,7 +8,9 @@
 load helpers
 
 FIX=$TAPKIT_TOP/build/tests/fixtures
-PROBE=$TAPKIT_TOP/${TAPKIT_BUILD:-build}/tests/dwtype_probe
+BUILD=${TAPKIT_BUILD:-build}
+case $BUILD in /*) ;; *) BUILD=$TAPKIT_TOP/$BUILD ;; esac
+PROBE=$BUILD/tests/dwtype_probe
 
 setup() {
 	require_root

@@ -426,7 +426,10 @@ UNIT_TEST(o2_registers)
 	CHECK_STR(args(dw, entry, "$msg"), "+0(%cx):string");
 	CHECK_STR(args(dw, entry, "&$n"), "E: 'n' is in a register here: it "
 		  "has no address");
-	CHECK_STR(args(dw, entry, "$scale"), "E: 'scale' is in DWARF register "
+	CHECK_STR(args(dw, entry, "$scale"), "E: 'scale' is a floating-point "
+		  "value ('double'), which cannot be fetched");
+	/* its address: in an SSE register it has none */
+	CHECK_STR(args(dw, entry, "&$scale"), "E: 'scale' is in DWARF register "
 		  "17, which uprobes cannot fetch");
 	/* main's r has no location before its call, its static locals live
 	 * in .data */
