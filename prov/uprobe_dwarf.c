@@ -19,6 +19,7 @@
 
 #include "common/dwtype.h"
 #include "common/log.h"
+#include "common/target.h"
 #include "lang/fmt_sb.h"
 #include "prov/uprobe.h"
 
@@ -55,8 +56,9 @@ static char *target_key(const struct prov_target *t, bool entry)
 	size_t i, k;
 	char *s;
 
-	fmt_sb_addf(&sb, "$dw:%s:%d:%s:%s:%d", t->root, t->is_global,
-		    t->cast_type ? t->cast_type : "", entry ? "e" : "", t->raw);
+	fmt_sb_addf(&sb, "$dw:%s:%d:%s:%s:%s:%d", t->root, t->is_global,
+		    t->cast_type ? t->cast_type : "",
+		    t->cast_module ? t->cast_module : "", entry ? "e" : "", t->raw);
 	for (k = 0; k < 2; k++) {
 		fmt_sb_addf(&sb, "|%d%d", paths[k]->addressof, paths[k]->pretty);
 		for (i = 0; i < paths[k]->nsteps; i++) {
@@ -150,8 +152,29 @@ int uprobe_dw_target(struct prov_probe *p, const struct prov_target *t,
 	struct uvar *v;
 	int idx, ret;
 
-	if (d->kind == UK_MARK || !(dw = uprobe_dwinfo(d->path)))
+	if (t->cast_module && (t->cast_type || t->is_global)) {
+		char *mpath = NULL;
+
+		ret = target_resolve(t->cast_module, 0, &mpath, err, errlen);
+		if (ret)
+			return ret;
+		if (t->is_global && strcmp(mpath, d->path)) {
+			ret = errmsg(err, errlen, -EINVAL, "@var(\"%s\", \"%s\"): a "
+				     "process probe reads the globals of its own "
+				     "object only (%s)", t->root, t->cast_module,
+				     d->path);
+			free(mpath);
+			return ret;
+		}
+		dw = uprobe_dwinfo(mpath);
+		if (!dw)
+			ret = errmsg(err, errlen, -ENOENT, "no debug info in %s", mpath);
+		free(mpath);
+		if (ret)
+			return ret;
+	} else if (d->kind == UK_MARK || !(dw = uprobe_dwinfo(d->path))) {
 		return -ENOSYS;
+	}
 	key = target_key(t, entry);
 	idx = uprobe_find_var(d, key);
 	if (idx >= 0) {

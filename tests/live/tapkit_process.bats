@@ -526,3 +526,16 @@ probe end { println(n) }' "$H/ptarget"
 3 30 6
 4 40 24" ] || { show_run; false; }
 }
+
+@test "tapkit process: @cast and @var name the object whose DWARF they use" {
+	run_pid tapkit -c "$H/ptarget 1 0" -e 'probe process(@1).function("calc") {
+	printf("%d %d\n", @cast($n, "struct node", @2)->next->val, @var("counter", @1))
+}' "$H/ptarget" "$H/ptarget-O0"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$(script_out)" = "11 42" ] || { show_run; false; }
+	run_pid tapkit -e 'probe process(@1).function("calc") { println(@var("counter", @2)) }' "$H/ptarget" "$H/ptarget-O0"
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[ "$(head -1 <<<"$stderr")" = "<input>:1:46: error: @var(\"counter\", \"$H/ptarget-O0\"): a process probe reads the globals of its own object only ($H/ptarget)" ] ||
+		{ show_run; false; }
+	assert_clean "$RUN_PID"
+}
