@@ -30,7 +30,7 @@ else
 O := build
 SAN_FLAGS :=
 endif
-PKGS := libtracefs libtraceevent libdw libelf
+PKGS := libtracefs libtraceevent libdw libelf libbpf
 
 ifeq ($(V),1)
 Q :=
@@ -229,6 +229,25 @@ $(PT)/ptarget-usdt: tests/helpers/usdt/ptusdt.c tests/helpers/usdt/ptk.d \
 
 tests-build: $(PT_HELPERS)
 
+# the backtrace workload: -O0 with frame pointers, as a PIE and as a
+# fixed-address executable, with a frame in a shared library of its own
+STACK_HELPERS := $(T)/tests/helpers/stackprog $(T)/tests/helpers/stackprog-nopie \
+	$(T)/tests/helpers/libtkstack.so
+STACK_CFLAGS := -O0 -g -Wall -fno-omit-frame-pointer -fno-inline
+$(T)/tests/helpers/libtkstack.so: tests/helpers/stacklib/tkstack.c tests/helpers/stacklib/tkstack.h
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(STACK_CFLAGS) -fPIC -shared -o $@ $<
+$(T)/tests/helpers/stackprog: PIC := -fPIE -pie
+$(T)/tests/helpers/stackprog-nopie: PIC := -fno-pie -no-pie
+$(T)/tests/helpers/stackprog $(T)/tests/helpers/stackprog-nopie: tests/helpers/stackprog.c \
+		tests/helpers/stacklib/tkstack.h tests/helpers/wait_stdin.h $(T)/tests/helpers/libtkstack.so
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(STACK_CFLAGS) $(PIC) -o $@ $< -L$(@D) -ltkstack -Wl,-rpath,'$$ORIGIN'
+
+tests-build: $(STACK_HELPERS)
+
 # the DWARF type resolver's fixture (tests/fixtures/dwtype_*.c): two units,
 # unoptimized and optimized, PIE and fixed-address; and dwtype_probe, which
 # prints the fetch args it resolves for the live test
@@ -311,7 +330,7 @@ define apt_install
 endef
 
 # Debian packages: build, tests (bats, setpriv from util-linux), VM suite, peers for bench/
-DEB_BUILD := gcc make pkg-config libtracefs-dev libtraceevent-dev libdw-dev libelf-dev \
+DEB_BUILD := gcc make pkg-config libtracefs-dev libtraceevent-dev libdw-dev libelf-dev libbpf-dev \
 	libncurses-dev linux-libc-dev
 DEB_TEST := bats util-linux procps python3 qemu-system-x86 busybox-static \
 	systemtap-sdt-dev

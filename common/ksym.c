@@ -248,3 +248,28 @@ uint64_t ksyms_addr(const struct ksyms *ks, const char *name)
 			return ks->syms[i].addr;
 	return 0;
 }
+
+/**
+ * ksyms_size() - the extent of the symbol holding @addr: from its address
+ * to the next higher symbol's (kallsyms has no sizes; perf and stap
+ * estimate them so); 0 when @addr lies below the first symbol or in the
+ * last one.
+ */
+uint64_t ksyms_size(const struct ksyms *ks, uint64_t addr)
+{
+	size_t lo = 0, hi = ks ? ks->n : 0;
+	uint64_t at;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ks->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || lo >= ks->n)
+		return 0;
+	at = ks->syms[lo - 1].addr;
+	return ks->syms[lo].addr - at;
+}

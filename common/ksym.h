@@ -21,5 +21,7 @@ const char *ksyms_lookup(const struct ksyms *ks, uint64_t addr,
 			 uint64_t *offset, const char **module);
 /* Address of @name, 0 when absent. */
 uint64_t ksyms_addr(const struct ksyms *ks, const char *name);
+/* The extent of the symbol holding @addr (to the next symbol), 0 unknown. */
+uint64_t ksyms_size(const struct ksyms *ks, uint64_t addr);
 
 #endif

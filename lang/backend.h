@@ -131,6 +131,9 @@ struct vm {
 	/* tokenize() */
 	char *tok_buf, *tok_pos;
 	char execname[64];
+	/* the stack built-ins' symbols, made at their first call
+	 * (lang/builtin_stack.c); freed by builtin_stack_release() */
+	struct stack_state *stk;
 };
 
 /* Set the pending run-time error (a printf-style message). */

@@ -23,6 +23,7 @@
 #include "common/log.h"
 #include "common/task.h"
 #include "lang/backend.h"
+#include "lang/builtin.h"
 
 #define L AST_T_LONG
 #define S AST_T_STRING
@@ -460,9 +461,6 @@ MEM_LONG_FN(b_user_int)
 MEM_LONG_FN(b_kernel_long)
 MEM_LONG_FN(b_kernel_int)
 
-#define NOSTACK "stack traces need perf_event callchains, which the " \
-		"probe points of tapkit do not record yet"
-
 const struct builtin builtin_table[] = {
 	/* context */
 	{ "pid", L, 0, { 0 }, b_pid, NULL },
@@ -524,18 +522,9 @@ const struct builtin builtin_table[] = {
 	{ "user_int", L, 1, { L }, b_user_int, NULL },
 	{ "kernel_long", L, 1, { L }, b_kernel_long, NULL },
 	{ "kernel_int", L, 1, { L }, b_kernel_int, NULL },
+	/* stacks and symbols (lang/builtin_stack.c) */
+	BUILTIN_STACK_ROWS,
 	/* what needs more than tapkit has */
-	{ "backtrace", S, 0, { 0 }, NULL, NOSTACK },
-	{ "ubacktrace", S, 0, { 0 }, NULL, NOSTACK },
-	{ "print_backtrace", L, 0, { 0 }, NULL, NOSTACK },
-	{ "print_ubacktrace", L, 0, { 0 }, NULL, NOSTACK },
-	{ "print_stack", L, 1, { S }, NULL, NOSTACK },
-	{ "print_ustack", L, 1, { S }, NULL, NOSTACK },
-	{ "sprint_backtrace", S, 0, { 0 }, NULL, NOSTACK },
-	{ "sprint_ubacktrace", S, 0, { 0 }, NULL, NOSTACK },
-	{ "sprint_stack", S, 1, { S }, NULL, NOSTACK },
-	{ "sprint_ustack", S, 1, { S }, NULL, NOSTACK },
-	{ "task_backtrace", S, 1, { L }, NULL, NOSTACK },
 	{ "system", L, 1, { S }, NULL, "running commands from a script is "
 	  "not supported" },
 };
@@ -568,6 +557,7 @@ bool builtin_uses_stack(const struct builtin *b)
 		"backtrace", "ubacktrace", "print_backtrace",
 		"print_ubacktrace", "sprint_backtrace", "sprint_ubacktrace",
 		"print_ubacktrace_fileline", "sprint_ubacktrace_fileline",
+		"print_ubacktrace_brief",
 		"callers", "ucallers",
 	};
 	size_t i;

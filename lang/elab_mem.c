@@ -69,7 +69,7 @@ static void typed_read(struct elab *e, struct elab_probe *p,
 	struct prov_probe *pp = p->pp;
 	struct tstep *steps, *pre;
 	struct prov_target pt;
-	struct prov_var out;
+	struct prov_var out = { 0 };
 	struct ast_expr *read;
 	char err[512] = "";
 	int r;
@@ -104,7 +104,7 @@ void elab_mem_call(struct elab *e, struct elab_probe *p, struct ast_expr *call,
 {
 	struct ast_expr *arg = call->u.call.args.v[0], *t, *read;
 	struct prov_probe *pp = p ? p->pp : NULL;
-	struct prov_var v, out;
+	struct prov_var v = { 0 }, out = { 0 };
 	int64_t off;
 	char why[256];
 

@@ -300,7 +300,7 @@ static bool is_dollars(const char *name)
 static bool resolve_target(struct scope *sc, struct ast_expr *e, bool quiet)
 {
 	const char *name = e->u.target.name;
-	struct prov_var v;
+	struct prov_var v = { 0 };
 	const struct prov_probe *pp;
 
 	if (!sc->probe) {

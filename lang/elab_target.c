@@ -44,7 +44,7 @@ static const struct raw_fn {
 	{ "char_arg", PROV_RAW_ARG, "s8" },
 	{ "uchar_arg", PROV_RAW_ARG, "u8" },
 	{ "returnval", PROV_RAW_RETVAL, "s64" },
-	{ "uaddr", PROV_RAW_IP, "u64" },
+	{ "uaddr", PROV_RAW_UIP, "u64" },
 	{ "addr", PROV_RAW_IP, "u64" },
 };
 
@@ -218,7 +218,7 @@ bool elab_target_resolve(struct elab *e, struct elab_probe *p,
 	struct prov_probe *pp = p->pp;
 	struct tstep *steps, *pre;
 	struct prov_target pt;
-	struct prov_var v;
+	struct prov_var v = { 0 };
 	char err[512] = "";
 	int r;
 

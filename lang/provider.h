@@ -135,7 +135,12 @@ enum prov_raw {
 	PROV_RAW_REG,		/* register("rax"), u_register(): @root */
 	PROV_RAW_ARG,		/* int_arg(N)...: the ABI's Nth argument */
 	PROV_RAW_RETVAL,	/* returnval(): the return register */
-	PROV_RAW_IP,		/* uaddr(), addr(): the probed address */
+	PROV_RAW_IP,		/* addr(): the address the event happened
+				 * at (kernel or user) */
+	PROV_RAW_UIP,		/* uaddr(): the user-space address: the
+				 * probed one in user code, else where the
+				 * task left user space (0 for a kernel
+				 * thread) */
 };
 
 struct prov_target {

@@ -20,6 +20,7 @@
 #include "common/log.h"
 #include "common/loop.h"
 #include "lang/backend.h"
+#include "lang/builtin.h"
 #include "lang/gen.h"
 #include "lang/map.h"
 #include "lang/run.h"
@@ -281,6 +282,7 @@ void run_free(struct run *r)
 {
 	if (!r)
 		return;
+	builtin_stack_release(r->vm);
 	vm_free(r->vm);
 	free(r->error);
 	free(r);

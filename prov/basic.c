@@ -121,11 +121,6 @@ static int expand_timer(const struct prov_env *env, const struct ast_pp *pp,
 		return -1;
 	}
 	u = &pp->comps[1];
-	if (!strcmp(u->name, "profile")) {
-		diag_error(env->diag, u->loc, "timer.profile is not supported "
-			   "yet: it needs perf_event sampling");
-		return -1;
-	}
 	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 		if (!strcmp(u->name, units[i].name))
 			ns = units[i].ns;

@@ -9,8 +9,11 @@
 #include "prov/prov.h"
 
 const struct provider *const prov_all[] = {
+	&prov_perf,		/* before basic: timer.profile is perf's */
 	&prov_basic,
 	&prov_trace,
+	&prov_kprobe,
+	&prov_procs,
 	&prov_uprobe,
 	NULL,
 };

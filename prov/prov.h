@@ -15,6 +15,14 @@ extern const struct provider *const prov_all[];
 extern const struct provider prov_basic;
 /* trace.c: kernel.trace("system:event"), with trace_mem.c's memory reads */
 extern const struct provider prov_trace;
+/* kprobe.c: kernel.function, module().function, kprobe.function,
+ * kernel.statement, through kprobes, typed by BTF (common/kbtf.c) */
+extern const struct provider prov_kprobe;
+
+/* perf.c: timer.profile, perf.sw/hw/type(T).config(C) sampling */
+extern const struct provider prov_perf;
+/* procs.c: process.begin/end, process.thread.begin/end, on a path or PID */
+extern const struct provider prov_procs;
 
 /* uprobe.c: process("path"|PID).function/statement/mark(...) */
 extern const struct provider prov_uprobe;

@@ -130,6 +130,7 @@ char *trace_str_buf(struct tprobe *t, int idx)
 
 static void fill_var(const struct tk_field *f, int idx, struct prov_var *v)
 {
+	memset(v, 0, sizeof(*v));
 	v->name = f->name;
 	v->idx = idx;
 	v->array = 0;
@@ -237,6 +238,20 @@ static int trace_context(const struct prov_probe *p, void *evp,
 	}
 }
 
+/* The callchain a TP_STACK sample carries (kernel part, then user). */
+static int trace_stack(const struct prov_probe *p, void *evp,
+		       const uint64_t **pcs, size_t *nk, size_t *nu)
+{
+	const struct tk_event *ev = evp;
+
+	if (!ev->stack || !ev->nstack)
+		return -ENOENT;
+	*pcs = ev->stack;
+	*nk = ev->nkstack;
+	*nu = ev->nstack - ev->nkstack;
+	return 0;
+}
+
 static int trace_filter(struct prov_probe *p, const char *expr)
 {
 	free(p->filter);
@@ -272,7 +287,7 @@ static void trace_describe(const struct prov_probe *p, bool plan, FILE *f)
 {
 	struct tprobe *t = p->data;
 
-	if (plan && p->count_global < 0)
+	if (plan && p->count_global < 0 && !p->stacks)
 		trace_describe_scope(p, plan, f);
 	if (t->nmem) {
 		tmem_describe(p, plan, f);
@@ -296,10 +311,19 @@ static void trace_describe(const struct prov_probe *p, bool plan, FILE *f)
 		return;
 	}
 	if (!plan) {
-		fprintf(f, "records of tracepoint %s:%s from our tracefs instance%s%s",
+		fprintf(f, p->stacks ? "perf_event samples of tracepoint %s:%s with "
+			"callchains%s%s" : "records of tracepoint %s:%s from our "
+			"tracefs instance%s%s",
 			t->sys, t->name, p->filter ? ", kernel filter: " : "",
 			p->filter ? p->filter : "");
 		trace_describe_scope(p, plan, f);
+		return;
+	}
+	if (p->stacks) {
+		fprintf(f, "# %s:%s: perf_event samples with callchains "
+			"(perf_event_open(2)), nothing written to tracefs%s%s\n",
+			t->sys, t->name, p->filter ? "; filter: " : "",
+			p->filter ? p->filter : "");
 		return;
 	}
 	if (p->filter)
@@ -357,7 +381,13 @@ struct tstate {
 	struct tsess *sessions;
 	struct tcount *counts;
 	size_t ncounts;
+	bool stacks;		/* some probe records callchains */
 };
+
+/* With stacks, samples are read this often: a process is named from its
+ * maps while it still runs (common/symcache.c notes it at its first
+ * sample handled), so a short-lived one needs its samples soon. */
+#define TRACE_STACK_DRAIN_MS 10
 
 static void on_record(const struct tk_event *ev, void *arg)
 {
@@ -431,6 +461,9 @@ static struct tsess *tsess_new(struct tstate *st, enum prov_scope scope)
 				   .size_option = "-s MB" };
 	struct tsess *ts = xcalloc(1, sizeof(*ts)), **tail;
 	int err;
+
+	if (st->stacks)
+		so.drain_ms = TRACE_STACK_DRAIN_MS;
 
 	if (scope == PROV_SCOPE_TARGET_PROCESS)
 		so.pid = run_target(st->run);
@@ -529,13 +562,14 @@ static int attach_probe(struct tstate *st, struct prov_probe *p)
 		if (ts->scope != p->scope)
 			continue;
 		o = same_event(ts, t);
-		if (!o || same_filter(o->filter, p->filter))
+		if (!o || (same_filter(o->filter, p->filter) &&
+			   o->stacks == p->stacks))
 			break;
 	}
 	if (!ts && !(ts = tsess_new(st, p->scope)))
 		return -errno;
 	t->s = ts->s;
-	if (o && same_filter(o->filter, p->filter)) {
+	if (o && same_filter(o->filter, p->filter) && o->stacks == p->stacks) {
 		int id = format_event_id(t->sys, t->name);
 
 		if (id < 0) {
@@ -546,7 +580,9 @@ static int attach_probe(struct tstate *st, struct prov_probe *p)
 		by_id_add(ts, id, p);
 		return 0;
 	}
-	tp = session_add(ts->s, t->sys, t->name, TP_RECORD, p->filter);
+	/* a handler that prints stacks: perf samples with callchains */
+	tp = session_add(ts->s, t->sys, t->name, p->stacks ? TP_STACK : TP_RECORD,
+			 p->filter);
 	if (!tp) {
 		int err = errno ? -errno : -EINVAL;
 
@@ -567,6 +603,8 @@ static int prov_trace_attach(struct run *run, struct prov_probe *const *probes,
 
 	st->run = run;
 	*state = st;
+	for (i = 0; i < n; i++)
+		st->stacks |= probes[i]->stacks;
 	for (i = 0; i < n; i++)
 		if ((err = attach_probe(st, probes[i])) < 0)
 			return err;
@@ -642,6 +680,7 @@ const struct provider prov_trace = {
 	.vars = trace_vars,
 	.var = trace_var,
 	.deref = trace_deref,
+	.stack = trace_stack,
 	.fetch = trace_fetch,
 	.context = trace_context,
 	.filter = trace_filter,

@@ -102,6 +102,7 @@ int trace_deref(struct prov_probe *p, const struct prov_var *var, int64_t off,
 	if (!t->ename)
 		t->ename = xasprintf("%.48s_%d", t->name, p->id);
 	t->used[var->idx] = true;
+	memset(out, 0, sizeof(*out));
 	out->name = t->mem[i].name;
 	out->idx = t->nfields + i;
 	out->type = is_string(kind) ? AST_T_STRING : AST_T_LONG;

@@ -227,6 +227,7 @@ static int raw_target(struct uprobe *d, const struct prov_target *t,
 		snprintf(loc, sizeof(loc), "$retval");
 		break;
 	case PROV_RAW_IP:
+	case PROV_RAW_UIP:	/* the probed address is user code */
 		snprintf(loc, sizeof(loc), "%%ip");
 		type = "u64";
 		break;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perf_event sampling over trace events.
+ * perf_event sampling over trace events, and over any other perf event
+ * (software clocks, page faults, hardware counters) for profiles.
  *
  * Thread scope.  Counters open one event per thread with inherit (cpu -1);
  * samplers cannot, since the kernel refuses to mmap an inherited per-task
@@ -76,6 +77,7 @@ struct perf_ring {
 	uint64_t *stack;		/* callchain without context markers */
 	unsigned int stack_cap;
 	uint64_t lost_records;		/* sum of PERF_RECORD_LOST */
+	struct perf_sample_head head_copy;	/* ev.data of IP samples */
 };
 
 struct perf_sampler {
@@ -115,39 +117,16 @@ static void ring_unmap(struct perf_ring *r)
 	free(r->stack);
 }
 
-/**
- * perf_sampler_open() - a record per hit of trace event @id
- * @scope: NULL or tids NULL for system-wide, else the threads to sample
- *	(and the threads they create: see the note at the top of this file)
- * @filter: ftrace filter expression or NULL
- * @callchain: also record the kernel and user callchain
- * @pages_per_cpu: data pages per ring, a power of two; 0 for the default
- *
- * Each record carries RAW data, TID, TIME (CLOCK_MONOTONIC), CPU and the
- * callchain when asked.  Returns a disabled sampler, freed with
- * perf_sampler_free(), or NULL with errno set (EINVAL for a rejected filter,
- * a bad page count or @scope; ESRCH when every thread of @scope is gone;
- * EPERM when the rings exceed the locked-memory allowance of an
- * unprivileged user).
+/*
+ * Open @attr (disabled, with the sample layout set) on every online CPU,
+ * system-wide or on the threads of @scope, one ring per CPU; see the
+ * notes on thread scope and wake-ups at the top of this file.
  */
-struct perf_sampler *perf_sampler_open(int id, const struct perf_scope *scope,
-				       const char *filter, bool callchain,
-				       unsigned int pages_per_cpu)
+static struct perf_sampler *sampler_open(struct perf_event_attr *attr,
+					 const struct perf_scope *scope,
+					 const char *filter, bool callchain,
+					 unsigned int pages_per_cpu, int id)
 {
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_TRACEPOINT,
-		.size = sizeof(attr),
-		.config = id,
-		.disabled = 1,
-		.sample_period = 1,
-		.sample_type = PERF_SAMPLE_RAW | PERF_SAMPLE_TID |
-			       PERF_SAMPLE_TIME | PERF_SAMPLE_CPU,
-		.read_format = PERF_FORMAT_LOST_BIT,
-		.use_clockid = 1,
-		.clockid = CLOCK_MONOTONIC,
-		.watermark = 1,
-		.comm = 1,	/* COMM records name short-lived tasks */
-	};
 	struct perf_sampler *s;
 	unsigned int pages = pages_per_cpu ? pages_per_cpu : DEFAULT_PAGES;
 	int *cpus = NULL, ncpus, c, t, err;
@@ -157,15 +136,23 @@ struct perf_sampler *perf_sampler_open(int id, const struct perf_scope *scope,
 		errno = EINVAL;
 		return NULL;
 	}
+	attr->size = sizeof(*attr);
+	attr->disabled = 1;
+	attr->sample_type |= PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
+	attr->read_format = PERF_FORMAT_LOST_BIT;
+	attr->use_clockid = 1;
+	attr->clockid = CLOCK_MONOTONIC;
+	attr->watermark = 1;
+	attr->comm = 1;		/* COMM records name short-lived tasks */
 	if (callchain) {
-		attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
-		attr.exclude_callchain_user = 0;
-		attr.exclude_callchain_kernel = 0;
+		attr->sample_type |= PERF_SAMPLE_CALLCHAIN;
+		attr->exclude_callchain_user = 0;
+		attr->exclude_callchain_kernel = 0;
 	}
-	attr.wakeup_watermark = pages * sysconf(_SC_PAGESIZE) / 4;
+	attr->wakeup_watermark = pages * sysconf(_SC_PAGESIZE) / 4;
 	if (threads) {
-		attr.inherit = 1;
-		attr.inherit_thread = !scope->tree;
+		attr->inherit = 1;
+		attr->inherit_thread = !scope->tree;
 	}
 
 	ncpus = online_cpus(&cpus);
@@ -175,7 +162,7 @@ struct perf_sampler *perf_sampler_open(int id, const struct perf_scope *scope,
 	}
 	s = xcalloc(1, sizeof(*s));
 	s->id = id;
-	s->sample_type = attr.sample_type;
+	s->sample_type = attr->sample_type;
 	s->rings = xcalloc(ncpus, sizeof(*s->rings));
 	s->ring_fds = xcalloc(ncpus, sizeof(*s->ring_fds));
 	s->heap = xcalloc(ncpus, sizeof(*s->heap));
@@ -187,7 +174,7 @@ struct perf_sampler *perf_sampler_open(int id, const struct perf_scope *scope,
 
 		for (t = 0; t < nt; t++) {
 			pid_t pid = threads ? scope->tids[t] : -1;
-			int fd = perf_open_event(&attr, pid, cpus[c], -1);
+			int fd = perf_open_event(attr, pid, cpus[c], -1);
 
 			if (fd == -ESRCH && threads)
 				continue;	/* exited meanwhile */
@@ -211,7 +198,7 @@ struct perf_sampler *perf_sampler_open(int id, const struct perf_scope *scope,
 		err = -ESRCH;
 		goto fail;
 	}
-	s->format_lost = attr.read_format & PERF_FORMAT_LOST_BIT;
+	s->format_lost = attr->read_format & PERF_FORMAT_LOST_BIT;
 	err = fdset_set_filter(&s->fds, filter);
 	if (err)
 		goto fail;
@@ -225,6 +212,100 @@ fail:
 	perf_sampler_free(s);
 	errno = -err;
 	return NULL;
+}
+
+/**
+ * perf_sampler_open() - a record per hit of trace event @id
+ * @scope: NULL or tids NULL for system-wide, else the threads to sample
+ *	(and the threads they create: see the note at the top of this file)
+ * @filter: ftrace filter expression or NULL
+ * @callchain: also record the kernel and user callchain
+ * @pages_per_cpu: data pages per ring, a power of two; 0 for the default
+ *
+ * Each record carries RAW data, TID, TIME (CLOCK_MONOTONIC), CPU and the
+ * callchain when asked.  Returns a disabled sampler, freed with
+ * perf_sampler_free(), or NULL with errno set (EINVAL for a rejected filter,
+ * a bad page count or @scope; ESRCH when every thread of @scope is gone;
+ * EPERM when the rings exceed the locked-memory allowance of an
+ * unprivileged user).
+ */
+struct perf_sampler *perf_sampler_open(int id, const struct perf_scope *scope,
+				       const char *filter, bool callchain,
+				       unsigned int pages_per_cpu)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_TRACEPOINT,
+		.config = id,
+		.sample_period = 1,
+		.sample_type = PERF_SAMPLE_RAW,
+	};
+
+	return sampler_open(&attr, scope, filter, callchain, pages_per_cpu, id);
+}
+
+/**
+ * perf_sampler_open_spec() - samples of any perf event: @spec's type and
+ * config, every @spec->period events or @spec->freq times a second
+ * @scope, @callchain, @pages_per_cpu: as perf_sampler_open()
+ *
+ * Each record carries IP, TID, TIME (CLOCK_MONOTONIC), CPU and the
+ * callchain when asked; the tk_event's data points at a struct
+ * perf_sample_head (the IP, process and thread ids) and its id is -1.
+ * Returns a disabled sampler or NULL with errno set (ENOENT, ENODEV or
+ * EOPNOTSUPP when the kernel has no such event, EINVAL for a bad @spec).
+ */
+struct perf_sampler *perf_sampler_open_spec(const struct perf_sample_spec *spec,
+					    const struct perf_scope *scope,
+					    bool callchain, unsigned int pages_per_cpu)
+{
+	struct perf_event_attr attr = {
+		.type = spec->type,
+		.config = spec->config,
+		.sample_type = PERF_SAMPLE_IP,
+	};
+
+	if (!spec->period == !spec->freq) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (spec->freq) {
+		attr.freq = 1;
+		attr.sample_freq = spec->freq;
+	} else {
+		attr.sample_period = spec->period;
+	}
+	return sampler_open(&attr, scope, NULL, callchain, pages_per_cpu, -1);
+}
+
+/**
+ * perf_sampler_check() - can this machine sample @spec's event?  A trial
+ * open (disabled) on the calling thread.  0 or -errno (ENOENT, ENODEV or
+ * EOPNOTSUPP: no such event; EACCES/EPERM: not allowed to try).
+ */
+int perf_sampler_check(const struct perf_sample_spec *spec)
+{
+	struct perf_event_attr attr = {
+		.type = spec->type,
+		.size = sizeof(attr),
+		.config = spec->config,
+		.disabled = 1,
+		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID,
+	};
+	int fd;
+
+	if (!spec->period == !spec->freq)
+		return -EINVAL;
+	if (spec->freq) {
+		attr.freq = 1;
+		attr.sample_freq = spec->freq;
+	} else {
+		attr.sample_period = spec->period;
+	}
+	fd = perf_open_event(&attr, 0, -1, -1);
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
 }
 
 /** perf_sampler_enable() - start recording; 0 or -errno */
@@ -289,8 +370,8 @@ static void take_callchain(struct perf_ring *r, const uint64_t *ips,
 
 /*
  * Parse the PERF_RECORD_SAMPLE at @rec (@size bytes) into r->ev, following
- * the kernel's field order for our sample_type: TID, TIME, CPU, CALLCHAIN,
- * RAW.  Returns false for a record too short for what it claims.
+ * the kernel's field order for our sample_type: IP, TID, TIME, CPU,
+ * CALLCHAIN, RAW.  Returns false for a record too short for what it claims.
  */
 static bool parse_sample(struct perf_sampler *s, struct perf_ring *r,
 			 const unsigned char *rec, unsigned int size)
@@ -303,6 +384,15 @@ static bool parse_sample(struct perf_sampler *s, struct perf_ring *r,
 
 	memset(ev, 0, sizeof(*ev));
 	ev->id = s->id;
+	if (s->sample_type & PERF_SAMPLE_IP) {
+		/* IP, then pid and tid: the head the data points at */
+		if (end - p < (long)sizeof(struct perf_sample_head))
+			return false;
+		memcpy(&r->head_copy, p, sizeof(r->head_copy));
+		ev->data = &r->head_copy;
+		ev->size = sizeof(r->head_copy);
+		p += 8;
+	}
 	if (end - p < 24)
 		return false;
 	memcpy(u32, p, 8);			/* pid, tid */
@@ -321,6 +411,8 @@ static bool parse_sample(struct perf_sampler *s, struct perf_ring *r,
 		take_callchain(r, (const uint64_t *)p, nr, ev);
 		p += nr * 8;
 	}
+	if (!(s->sample_type & PERF_SAMPLE_RAW))
+		return true;
 	if (end - p < 4)
 		return false;
 	memcpy(u32, p, 4);			/* raw size, then the record */

@@ -4,7 +4,8 @@
 
 /*
  * perf_event sampling over a trace event: a record per hit, with
- * callchains for tools that need stacks.
+ * callchains for tools that need stacks; and sampling of any perf event
+ * (cpu-clock, page faults, hardware counters) for profiles.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -24,6 +25,33 @@ struct perf_sampler;
 struct perf_sampler *perf_sampler_open(int id, const struct perf_scope *scope,
 				       const char *filter, bool callchain,
 				       unsigned int pages_per_cpu);
+/* What perf_sampler_open_spec() samples: perf_event_attr's type and
+ * config, every @period events or @freq times a second (one of the two). */
+struct perf_sample_spec {
+	uint32_t type;
+	uint64_t config;
+	uint64_t period;
+	uint64_t freq;
+};
+
+/* Where the tk_event data of a perf_sampler_open_spec() sample points. */
+struct perf_sample_head {
+	uint64_t ip;		/* the sampled instruction */
+	uint32_t pid, tid;	/* process and thread */
+};
+
+/**
+ * perf_sampler_open_spec() - a sample of @spec's event, with IP, TID, TIME,
+ * CPU and, when @callchain, the callchain; the tk_event's data points at a
+ * struct perf_sample_head, its id is -1.  Scope and pages as
+ * perf_sampler_open().  NULL with errno (ENOENT/ENODEV/EOPNOTSUPP: no such
+ * event on this machine).
+ */
+struct perf_sampler *perf_sampler_open_spec(const struct perf_sample_spec *spec,
+					    const struct perf_scope *scope,
+					    bool callchain, unsigned int pages_per_cpu);
+/* Can this machine sample @spec's event (a trial open)?  0 or -errno. */
+int perf_sampler_check(const struct perf_sample_spec *spec);
 int perf_sampler_enable(struct perf_sampler *s);
 /* Stop recording; buffered samples stay for a final drain. */
 int perf_sampler_disable(struct perf_sampler *s);

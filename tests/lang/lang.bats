@@ -275,6 +275,10 @@ load helpers
 	golden stats_variance
 }
 
+@test "stack_none" {
+	golden stack_none
+}
+
 @test "string_funcs" {
 	golden string_funcs
 }

@@ -69,7 +69,7 @@ static int fake_expand(const struct prov_env *env, const struct ast_pp *pp,
 static int fake_target(struct prov_probe *p, const struct prov_target *t,
 		       struct prov_var *out, char *err, size_t errlen)
 {
-	static const char *const raws[] = { "", "reg", "arg", "retval", "ip" };
+	static const char *const raws[] = { "", "reg", "arg", "retval", "ip", "uip" };
 
 	if (t->root && !strcmp(t->root, "nosuch"))
 		return -ENOENT;
@@ -200,7 +200,7 @@ UNIT_TEST(raw_operands_and_memory_reads)
 		  "(\"f\"):raw reg rdi 0 u64\n"
 		  "(\"f\"):raw arg - 2 s32\n"
 		  "(\"f\"):raw arg - 1 u64\n"
-		  "(\"f\"):raw ip - 0 u64\n"
+		  "(\"f\"):raw uip - 0 u64\n"
 		  "(\"f\"):$p->name\n"
 		  "(\"f\"):$p->name read 0+0 user_string\n"
 		  "(\"f\"):$q\n"

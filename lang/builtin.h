@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TAPKIT_LANG_BUILTIN_H
+#define TAPKIT_LANG_BUILTIN_H
+
+/*
+ * The built-in functions kept in files of their own, for builtin.c's
+ * table (lang/backend.h; builtin_uses_stack() there names those of them
+ * that read the event's callchain).
+ */
+#include <stdbool.h>
+
+#include "lang/backend.h"
+
+/* Free what the stack built-ins kept for run @vm (symbols of the processes
+ * seen); before vm_free().  NULL-safe. */
+void builtin_stack_release(struct vm *vm);
+
+/* ---- lang/builtin_stack.c: stacks and symbols (stap's context-symbols,
+ * ucontext-symbols, context-unwind, ucontext-unwind tapsets) ---- */
+int bstack_backtrace(struct vm *, struct lang_val *, int, struct lang_val *, char *);
+int bstack_ubacktrace(struct vm *, struct lang_val *, int, struct lang_val *, char *);
+int bstack_print_backtrace(struct vm *, struct lang_val *, int, struct lang_val *, char *);
+int bstack_print_ubacktrace(struct vm *, struct lang_val *, int, struct lang_val *, char *);
+int bstack_print_ubacktrace_brief(struct vm *, struct lang_val *, int, struct lang_val *, char *);
+int bstack_print_ubacktrace_fileline(struct vm *, struct lang_val *, int, struct lang_val *, char *);
+int bstack_sprint_backtrace(struct vm *, struct lang_val *, int, struct lang_val *, char *);
+int bstack_sprint_ubacktrace(struct vm *, struct lang_val *, int, struct lang_val *, char *);
+int bstack_print_syms(struct vm *, struct lang_val *, int, struct lang_val *, char *);
+int bstack_print_usyms(struct vm *, struct lang_val *, int, struct lang_val *, char *);
+int bstack_sprint_syms(struct vm *, struct lang_val *, int, struct lang_val *, char *);
+int bstack_sprint_usyms(struct vm *, struct lang_val *, int, struct lang_val *, char *);
+int bstack_symname(struct vm *, struct lang_val *, int, struct lang_val *, char *);
+int bstack_symdata(struct vm *, struct lang_val *, int, struct lang_val *, char *);
+int bstack_usymname(struct vm *, struct lang_val *, int, struct lang_val *, char *);
+int bstack_usymdata(struct vm *, struct lang_val *, int, struct lang_val *, char *);
+int bstack_usymfileline(struct vm *, struct lang_val *, int, struct lang_val *, char *);
+
+#define NOTASKSTACK "task_backtrace() needs the kernel stack of another " \
+	"task, which perf_event callchains (the only stacks tapkit records) " \
+	"do not give"
+
+/* The rows of builtin_table[] (lang/builtin.c) for the above. */
+#define BUILTIN_STACK_ROWS						\
+	{ "backtrace", S, 0, { 0 }, bstack_backtrace, NULL },		\
+	{ "ubacktrace", S, 0, { 0 }, bstack_ubacktrace, NULL },		\
+	{ "print_backtrace", L, 0, { 0 }, bstack_print_backtrace, NULL }, \
+	{ "print_ubacktrace", L, 0, { 0 }, bstack_print_ubacktrace, NULL }, \
+	{ "print_ubacktrace_brief", L, 0, { 0 },			\
+	  bstack_print_ubacktrace_brief, NULL },			\
+	{ "print_ubacktrace_fileline", L, 0, { 0 },			\
+	  bstack_print_ubacktrace_fileline, NULL },			\
+	{ "sprint_backtrace", S, 0, { 0 }, bstack_sprint_backtrace, NULL }, \
+	{ "sprint_ubacktrace", S, 0, { 0 }, bstack_sprint_ubacktrace, NULL }, \
+	{ "print_stack", L, 1, { S }, bstack_print_syms, NULL },	\
+	{ "print_ustack", L, 1, { S }, bstack_print_usyms, NULL },	\
+	{ "print_syms", L, 1, { S }, bstack_print_syms, NULL },	\
+	{ "print_usyms", L, 1, { S }, bstack_print_usyms, NULL },	\
+	{ "sprint_stack", S, 1, { S }, bstack_sprint_syms, NULL },	\
+	{ "sprint_ustack", S, 1, { S }, bstack_sprint_usyms, NULL },	\
+	{ "sprint_syms", S, 1, { S }, bstack_sprint_syms, NULL },	\
+	{ "sprint_usyms", S, 1, { S }, bstack_sprint_usyms, NULL },	\
+	{ "symname", S, 1, { L }, bstack_symname, NULL },		\
+	{ "symdata", S, 1, { L }, bstack_symdata, NULL },		\
+	{ "usymname", S, 1, { L }, bstack_usymname, NULL },		\
+	{ "usymdata", S, 1, { L }, bstack_usymdata, NULL },		\
+	{ "usymfileline", S, 1, { L }, bstack_usymfileline, NULL },	\
+	{ "task_backtrace", S, 1, { L }, NULL, NOTASKSTACK }
+
+#endif

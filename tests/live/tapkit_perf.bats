@@ -1,0 +1,220 @@
+#!/usr/bin/env bats
+# tapkit's perf_event sampling probes (timer.profile, perf.sw.*, perf.hw.*,
+# perf.type(T).config(C)) against the spin workload, which says how much
+# CPU time it burnt and how many page faults it made.
+
+load helpers
+
+SPIN=$TAPKIT_TOP/build/tests/helpers/spin
+
+setup() {
+	require_root
+}
+
+teardown() {
+	stop_leftover_tool
+}
+
+show_run() {
+	echo "# status $status" >&2
+	echo "# --- stdout" >&2; printf '%s\n' "$output" | sed 's/^/# /' >&2
+	echo "# --- stderr" >&2; printf '%s\n' "${stderr:-}" | sed 's/^/# /' >&2
+}
+
+# value KEY: KEY=N from $output
+value() {
+	printf '%s\n' "$output" | sed -n "s/^$1=\([0-9a-fx-]*\)\$/\1/p"
+}
+
+# within N EXPECTED PERCENT: N is EXPECTED +/- PERCENT% (and +/- 2)
+within() {
+	local n=$1 want=$2 pct=$3 slack
+	slack=$(( want * pct / 100 + 2 ))
+	[ "$n" -ge $(( want - slack )) ] && [ "$n" -le $(( want + slack )) ] || {
+		echo "# $n is not $want +/- $slack" >&2
+		return 1
+	}
+}
+
+@test "tapkit perf: timer.profile samples the target 250 times a second of its CPU time" {
+	run_pid tapkit -c "$SPIN 400" -e 'global n, other
+probe timer.profile { if (pid() == target()) { n++; if (tid() != target()) other++ } }
+probe end { printf("samples=%d\nother=%d\n", n, other) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	local cpu_us samples
+	cpu_us=$(value cpu_us) samples=$(value samples)
+	[ "$(value other)" = 0 ] || { show_run; false; }
+	# a sample every 4 ms of the target's CPU time
+	within "$samples" $(( cpu_us / 4000 )) 10 || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit perf: timer.profile on every CPU sees the target with its pid and name" {
+	run_pid tapkit -c "$SPIN 400" -e 'global n
+probe timer.profile { if (execname() == "spin") n[pid()]++ }
+probe end { printf("samples=%d\n", n[target()]) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	within "$(value samples)" $(( $(value cpu_us) / 4000 )) 10 || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit perf: perf.sw.cpu_clock.sample(1000000) samples every millisecond of CPU time" {
+	run_pid tapkit -c "$SPIN 200" -e 'global n
+probe perf.sw.cpu_clock.sample(1000000) { if (pid() == target()) n++ }
+probe end { printf("samples=%d\n", n) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	within "$(value samples)" $(( $(value cpu_us) / 1000 )) 10 || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit perf: perf.sw.task_clock.hz(500) samples the target 500 times a second" {
+	run_pid tapkit -c "$SPIN 400" -e 'global n
+probe perf.sw.task_clock.hz(500).process { n++ }
+probe end { printf("samples=%d\n", n) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	# the kernel adjusts the period to the frequency as it goes
+	within "$(value samples)" $(( $(value cpu_us) / 2000 )) 20 || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit perf: perf.sw.page_faults.sample(1).process(path) counts each fault of that program" {
+	# the child of spin touches 3000 fresh pages and exits; its whole
+	# life's faults come from wait4(); samples of other programs stay out
+	run_pid tapkit -c "$SPIN 20 3000 child" -e 'global f, m, others
+probe perf.sw.page_faults.sample(1).process(@1) { f[pid()]++; if (execname() != "spin") others++ }
+probe perf.type(1).config(5).sample(1).process(@1) { m[pid()]++ }
+probe end { foreach (p in f) printf("faults_%d=%d\nmin_%d=%d\n", p, f[p], p, m[p]); printf("others=%d\n", others) }' "$SPIN"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	local child faults
+	child=$(printf '%s\n' "$output" | sed -n 's/^child=\([0-9]*\) .*/\1/p')
+	faults=$(printf '%s\n' "$output" | sed -n 's/.*child_faults=\([0-9]*\)$/\1/p')
+	[ -n "$child" ] && [ "$faults" -ge 3000 ] || { show_run; false; }
+	[ "$(value "faults_$child")" = "$faults" ] || { show_run; false; }
+	[ "$(value "min_$child")" = "$faults" ] || { show_run; false; }
+	[ "$(value others)" = 0 ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit perf: .process(path) keeps the samples of that program only" {
+	# two copies of spin, one after the other: each probe sees its own
+	local other=$BATS_TEST_TMPDIR/spin-other
+	cp "$SPIN" "$other"
+	run_pid tapkit -c "sh -c '$SPIN 200; $other 100'" -e 'global a, b
+probe perf.sw.cpu_clock.sample(1000000).process(@1) { a++ }
+probe perf.sw.cpu_clock.sample(1000000).process(@2) { b++ }
+probe end { printf("a=%d\nb=%d\n", a, b) }' "$SPIN" "$other"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	local c1 c2
+	c1=$(value cpu_us | sed -n 1p) c2=$(value cpu_us | sed -n 2p)
+	within "$(value a)" $(( c1 / 1000 )) 10 || { show_run; false; }
+	within "$(value b)" $(( c2 / 1000 )) 10 || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit perf: -p2 names the perf event, its rate and scope" {
+	run tapkit -p2 -c true -e 'global n
+probe timer.profile { if (pid() == target()) n++ }
+probe perf.sw.page_faults.sample(10) { next }
+probe perf.sw.cpu_clock.hz(99).process("/bin/true") { next }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[[ "$output" == *"mechanism: perf_event sampling of software cpu_clock every 4000000 ns of each CPU (250 Hz, the tick of CONFIG_HZ=250) on target()'s threads"* ]] || { show_run; false; }
+	[[ "$output" == *"mechanism: perf_event sampling of software page_faults every 10 events on every CPU"* ]] || { show_run; false; }
+	[[ "$output" == *"software cpu_clock 99 times a second on every CPU, samples of processes running /usr/bin/true"* ||
+	   "$output" == *"software cpu_clock 99 times a second on every CPU, samples of processes running /bin/true"* ]] || { show_run; false; }
+}
+
+@test "tapkit perf: perf.hw.* samples cycles, or says the machine has no hardware counters" {
+	if [ -d /sys/bus/event_source/devices/cpu ] ||
+	   [ -d /sys/bus/event_source/devices/cpu_core ]; then
+		run_pid tapkit -c "$SPIN 200" -e 'global n
+probe perf.hw.cpu_cycles.sample(1000000) { if (pid() == target()) n++ }
+probe end { printf("samples=%d\n", n) }'
+		[ "$status" -eq 0 ] || { show_run; false; }
+		[ "$(value samples)" -gt 0 ] || { show_run; false; }
+	else
+		run_pid tapkit -e 'probe begin { exit() }
+probe perf.hw.instructions.sample(100000) { next }'
+		[ "$status" -eq 1 ] || { show_run; false; }
+		[ "$output" = "" ] || { show_run; false; }
+		[[ "$stderr" == '<input>:2:7: error: this machine has no hardware performance counters'*'requires: perf hardware events'* ]] || { show_run; false; }
+	fi
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit perf: a bad perf type, config or period is a located error" {
+	run_pid tapkit -e 'probe perf.type(4242).config(0).sample(10) { next }'
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[[ "$stderr" == '<input>:1:7: error: the kernel has no perf event of type 4242 config 0:'* ]] || { show_run; false; }
+	assert_clean "$RUN_PID"
+
+	run_pid tapkit -e 'probe perf.type(1).config(999).sample(10) { next }'
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[[ "$stderr" == '<input>:1:7: error: the kernel has no perf event of type 1 config 999:'* ]] || { show_run; false; }
+	assert_clean "$RUN_PID"
+
+	run_pid tapkit -e 'probe perf.sw.cpu_clock.sample { next }'
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[[ "$stderr" == '<input>:1:25: error: .sample needs a positive number: .sample(N)'* ]] || { show_run; false; }
+
+	run_pid tapkit -e 'probe perf.sw.cpu_clock.sample(0) { next }'
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[[ "$stderr" == '<input>:1:25: error: .sample needs a positive number'* ]] || { show_run; false; }
+
+	run_pid tapkit -e 'probe perf.sw.no_such_event { next }'
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[[ "$stderr" == '<input>:1:15: error: unknown perf.sw event no_such_event: one of cpu_clock, '* ]] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit perf: .process without a path and without -c or -x is an error, nothing left" {
+	run_pid tapkit -e 'probe perf.sw.cpu_clock.process { next }'
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[[ "$stderr" == *'perf.sw.cpu_clock.sample(1000000).process samples target()'"'"'s process: give -c CMD or -x PID'* ]] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit perf: uaddr() in timer.profile is the sampled instruction, mostly in spin_burn()" {
+	local size
+	size=$(nm -S "$SPIN" | awk '$4 == "spin_burn" { print $2 }')
+	[ -n "$size" ] || skip "requires: nm (binutils)"
+	run_pid tapkit -c "$SPIN 400" -e 'global a
+probe timer.profile { if (pid() == target()) a[uaddr()]++ }
+probe end { foreach (k in a) printf("ip %d %d\n", k, a[k]) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	local burn in all
+	burn=$(printf '%d' "$(value burn)")
+	read -r in all < <(printf '%s\n' "$output" | awk -v lo="$burn" -v hi="$((burn + 0x$size))" '
+		$1 == "ip" { all += $3; if ($2 >= lo && $2 < hi) n += $3 } END { print n + 0, all + 0 }')
+	# the loop is spin_burn()'s; the rest is clock_gettime() in the kernel
+	[ "$all" -gt 50 ] && [ $(( in * 100 / all )) -ge 70 ] || { echo "# $in of $all in spin_burn" >&2; show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+# the function names of a printed stack, one a line ("spin_inner", ...)
+stack_names() {
+	sed -n 's/^ 0x[0-9a-f]* : \([A-Za-z_][A-Za-z0-9_]*\)+0x[0-9a-f]*\/0x[0-9a-f]* \[.*\]$/\1/p'
+}
+
+@test "tapkit perf: timer.profile's user stacks name the functions of a program that has exited" {
+	local prog=$TAPKIT_TOP/build/tests/helpers/spinstack
+	# print_ubacktrace() at the 5th sample; the most frequent stack in the
+	# end probe, once the program is gone
+	run_pid tapkit -c "$prog 300" -e 'global s, n
+probe timer.profile { if (pid() == target()) { n++; if (n == 5) print_ubacktrace(); s[ubacktrace()] <<< 1 } }
+probe end { printf("--\n"); foreach (k in s- limit 1) print_ustack(k); printf("samples=%d\n", n) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	local live dead
+	live=$(printf '%s\n' "$output" | sed '/^--$/,$d' | stack_names | head -4 | tr '\n' ' ')
+	dead=$(printf '%s\n' "$output" | sed '1,/^--$/d' | stack_names | head -4 | tr '\n' ' ')
+	[ "$live" = "spin_inner spin_middle spin_outer main " ] || { show_run; false; }
+	[ "$dead" = "spin_inner spin_middle spin_outer main " ] || { show_run; false; }
+	[[ "$output" == *"[$prog]"* ]] || { show_run; false; }
+	[ "$(value samples)" -ge 60 ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit perf: -p2 says a probe that prints stacks samples callchains" {
+	run tapkit -p2 -e 'probe perf.sw.cpu_clock.hz(99) { print_ubacktrace() }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[[ "$output" == *"mechanism: perf_event sampling of software cpu_clock 99 times a second on every CPU, with kernel and user callchains"* ]] || { show_run; false; }
+}
