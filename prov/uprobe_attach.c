@@ -409,6 +409,11 @@ static int hold_semaphores(struct uall *st, struct prov_probe *const *probes,
 	return ret;
 }
 
+/* With stacks, samples are read this often: a process is named from its
+ * maps while it still runs (common/symcache.c notes it at its first
+ * sample handled), so a short-lived one needs its samples soon. */
+#define UPROBE_STACK_DRAIN_MS 10
+
 /* The session of @scope with its probes among @probes, started. */
 static int sess_attach(struct uall *all, struct prov_probe *const *probes,
 		       size_t n, enum prov_scope scope, bool refs)
@@ -429,6 +434,9 @@ static int sess_attach(struct uall *all, struct prov_probe *const *probes,
 		so.pid = run_target(run);
 	else if (scope == PROV_SCOPE_TARGET_THREAD)
 		so.tid = run_target(run);
+	for (i = 0; i < n; i++)
+		if (probes[i]->stacks)
+			so.drain_ms = UPROBE_STACK_DRAIN_MS;
 	st = all->sess[scope] = xcalloc(1, sizeof(*st));
 	st->run = run;
 	st->scope = scope;

@@ -539,3 +539,14 @@ probe end { println(n) }' "$H/ptarget"
 		{ show_run; false; }
 	assert_clean "$RUN_PID"
 }
+
+@test "tapkit process: print_ubacktrace() in a process probe names the program's functions" {
+	run_pid tapkit -c "$H/ptarget-O0 2 50" -e 'probe process(@1).function("calc") { print_ubacktrace(); println("--") }' "$H/ptarget-O0"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$(script_out | grep -c '^--$')" = 2 ] || { show_run; false; }
+	[ "$(script_out | head -1 | sed 's/^ 0x[0-9a-f]* : \([a-z_]*\)+0x.* \[\(.*\)\]$/\1 \2/')" = "calc $H/ptarget-O0" ] ||
+		{ show_run; false; }
+	[ "$(script_out | sed -n 2p | sed 's/^ 0x[0-9a-f]* : \([a-z_]*\)+0x.* \[\(.*\)\]$/\1 \2/')" = "main $H/ptarget-O0" ] ||
+		{ show_run; false; }
+	assert_clean "$RUN_PID"
+}
