@@ -195,6 +195,40 @@ $(T)/tests/helpers/usdtloop: tests/helpers/usdt/usdtloop.c tests/helpers/usdt/tk
 
 tests-build: $(FC_HELPERS) $(STATIC_HELPERS)
 
+# the process(...) probes' targets (tests/live/tapkit_process.bats):
+# ptarget at -O0 (PIE) and -O0 fixed-address beside the generic -O2 build,
+# a shared library with a program linked to it, and a USDT program whose
+# probe has a semaphore
+PT := $(T)/tests/helpers
+PT_HELPERS := $(PT)/ptarget-O0 $(PT)/ptarget-nopie $(PT)/libptarget.so \
+	$(PT)/ptarget-lib $(PT)/ptarget-usdt
+$(PT)/ptarget-O0: tests/helpers/ptarget.c
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) -O0 -g -Wall -fPIE -pie -o $@ $<
+$(PT)/ptarget-nopie: tests/helpers/ptarget.c
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) -O0 -g -Wall -fno-pie -no-pie -o $@ $<
+$(PT)/libptarget.so: tests/helpers/ptlib/ptlib.c
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) -O0 -g -Wall -fPIC -shared -o $@ $<
+$(PT)/ptarget-lib: tests/helpers/ptlib/ptuser.c $(PT)/libptarget.so
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) -O0 -g -Wall -o $@ $< -L$(@D) -lptarget -Wl,-rpath,'$$ORIGIN'
+$(PT)/ptarget-usdt: tests/helpers/usdt/ptusdt.c tests/helpers/usdt/ptk.d \
+		tests/helpers/wait_stdin.h
+	@mkdir -p $(@D)/usdt
+	@echo "  DTRACE  $@"
+	$(Q)dtrace -h -s tests/helpers/usdt/ptk.d -o $(@D)/usdt/ptk.h
+	$(Q)$(CC) -O2 -g -Wall -I$(@D)/usdt -c -o $(@D)/usdt/ptusdt.o $<
+	$(Q)dtrace -G -s tests/helpers/usdt/ptk.d -o $(@D)/usdt/ptk.o $(@D)/usdt/ptusdt.o
+	$(Q)$(CC) -o $@ $(@D)/usdt/ptusdt.o $(@D)/usdt/ptk.o
+
+tests-build: $(PT_HELPERS)
+
 # the backtrace workload: -O0 with frame pointers, as a PIE and as a
 # fixed-address executable, with a frame in a shared library of its own
 STACK_HELPERS := $(T)/tests/helpers/stackprog $(T)/tests/helpers/stackprog-nopie \

@@ -14,5 +14,6 @@ const struct provider *const prov_all[] = {
 	&prov_trace,
 	&prov_kprobe,
 	&prov_procs,
+	&prov_uprobe,
 	NULL,
 };

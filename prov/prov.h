@@ -24,4 +24,7 @@ extern const struct provider prov_perf;
 /* procs.c: process.begin/end, process.thread.begin/end, on a path or PID */
 extern const struct provider prov_procs;
 
+/* uprobe.c: process("path"|PID).function/statement/mark(...) */
+extern const struct provider prov_uprobe;
+
 #endif

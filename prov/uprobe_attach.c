@@ -1,0 +1,627 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Run time of process(...) probes: every probe of the program is one
+ * uprobe (and, for a .return probe whose handler reads entry values, an
+ * entry uprobe beside it) in one ordered session, so that a thread's
+ * entry record always comes before its return record.  Entry records
+ * push their values on a per-thread stack (recursion nests), return
+ * records pop them.  Probes whose handlers print stacks are sampled with
+ * callchains (TP_STACK); the others are ring records (TP_RECORD).
+ *
+ * A USDT semaphore is the kernel's reference counter on the uprobe when
+ * the kernel has them; without, usema.c raises it by hand in target()'s
+ * process (the one process that can be covered).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/log.h"
+#include "common/usema.h"
+#include "lang/run.h"
+#include "prov/prov.h"
+#include "prov/uprobe.h"
+#include "tracefs/format.h"
+#include "tracefs/session.h"
+
+struct uslot {
+	struct prov_probe *p;
+	bool entry;		/* the entry twin's record */
+};
+
+/* A probe whose handler only counts: the kernel's count of its uprobe. */
+struct ucount {
+	struct tp *tp;
+	int global;
+	const char *key;
+	uint64_t last;		/* the count at the last sync */
+};
+
+struct ustate {
+	enum prov_scope scope;	/* whose events its instance records */
+	struct ucount *counts;
+	size_t ncounts;
+	struct run *run;
+	struct session *s;
+	struct uslot *by_id;	/* event id -> probe */
+	int nids;
+	bool reported;
+};
+
+/* The provider's run: a session per scope in use (all, the target's
+ * process, its thread), each ordered; the semaphores held by hand. */
+struct uall {
+	struct run *run;
+	struct ustate *sess[3];
+	struct usema *sema;
+};
+
+/* The scope a probe's events are recorded in: an entry() twin's is its
+ * return probe's, so the two share a session and arrive in order. */
+static enum prov_scope scope_of(const struct prov_probe *p)
+{
+	const struct uprobe *d = p->data;
+
+	return d->ret_probe ? d->ret_probe->scope : p->scope;
+}
+
+static void by_id_set(struct ustate *st, int id, struct prov_probe *p, bool entry)
+{
+	if (id < 0)
+		return;
+	if (id >= st->nids) {
+		st->by_id = xrealloc(st->by_id, (size_t)(id + 1) * sizeof(*st->by_id));
+		memset(st->by_id + st->nids, 0,
+		       (size_t)(id + 1 - st->nids) * sizeof(*st->by_id));
+		st->nids = id + 1;
+	}
+	st->by_id[id].p = p;
+	st->by_id[id].entry = entry;
+}
+
+static void frame_free(struct uframe *f, size_t nv)
+{
+	size_t i;
+
+	for (i = 0; f->vals && i < nv; i++)
+		free(f->vals[i]);
+	free(f->vals);
+	free(f->nums);
+	free(f);
+}
+
+/* Done with @f: its strings go, the frame is kept for the next entry. */
+static void frame_recycle(struct uprobe *d, struct uframe *f)
+{
+	size_t i;
+
+	for (i = 0; i < d->nv; i++)
+		if (f->vals[i]) {
+			free(f->vals[i]);
+			f->vals[i] = NULL;
+		}
+	f->next = d->spare;
+	d->spare = f;
+}
+
+/* An entry record: save its values for the thread's return. */
+static void push_entry(struct uprobe *d, const struct tk_event *ev)
+{
+	struct uframe *f = d->spare;
+	char buf[UPROBE_STR_MAX];
+	size_t i;
+
+	if (f) {		/* a frame of an earlier call: no allocation */
+		d->spare = f->next;
+	} else {
+		f = xcalloc(1, sizeof(*f));
+		f->vals = xcalloc(d->nv, sizeof(*f->vals));
+		f->nums = xcalloc(d->nv, sizeof(*f->nums));
+	}
+	f->tid = ev->pid;
+	for (i = 0; i < d->nv; i++) {
+		const struct uvar *v = &d->v[i];
+
+		if (!v->entry || (!v->def && !v->nparts))
+			continue;
+		if (v->kind == UV_PRETTY) {
+			f->vals[i] = xstrdup(uprobe_pretty(&d->v[i], ev));
+		} else if (v->kind == UV_STRING) {
+			if (!field_str_fault(ev, &v->f)) {
+				field_str(ev, &v->f, buf, sizeof(buf));
+				f->vals[i] = xstrdup(buf);
+			}
+		} else {
+			f->nums[i] = uprobe_var_long(v, ev);
+		}
+	}
+	f->next = d->frames;
+	d->frames = f;
+}
+
+/* The innermost saved entry of the thread, unlinked. */
+static struct uframe *pop_entry(struct uprobe *d, int tid)
+{
+	struct uframe **pf, *f;
+
+	for (pf = &d->frames; (f = *pf); pf = &f->next)
+		if (f->tid == tid) {
+			*pf = f->next;
+			return f;
+		}
+	return NULL;
+}
+
+/*
+ * An entry() twin's record is not handled when it arrives but just before
+ * its thread's return from that call: @entry(expr)'s handler keeps one
+ * value per thread, so it must run for each return in turn, innermost
+ * first, for recursion to see each call's own.
+ */
+static void keep_rec(struct uprobe *d, const struct tk_event *ev)
+{
+	struct urec *r = d->spare_recs;
+
+	if (r)
+		d->spare_recs = r->next;
+	else
+		r = xcalloc(1, sizeof(*r));
+	if (r->cap < ev->size) {
+		free(r->data);
+		r->cap = ev->size;
+		r->data = xmalloc(r->cap);
+	}
+	memcpy(r->data, ev->data, ev->size);
+	r->ev = *ev;
+	r->ev.data = r->data;
+	r->ev.stack = NULL;
+	r->ev.nstack = r->ev.nkstack = 0;
+	r->next = d->recs;
+	d->recs = r;
+}
+
+/* Fire @ret's entry() twins with their records of thread @tid's call. */
+static bool fire_twins(struct ustate *st, struct uprobe *ret, int tid)
+{
+	bool ok = true;
+	size_t i;
+
+	for (i = 0; i < ret->ntwins && ok; i++) {
+		struct uprobe *t = ret->twins[i]->data;
+		struct urec **pr, *r;
+
+		for (pr = &t->recs; (r = *pr) && r->ev.pid != tid; pr = &r->next)
+			;
+		if (!r)
+			continue;
+		*pr = r->next;
+		ok = run_fire(st->run, ret->twins[i], &r->ev);
+		r->next = t->spare_recs;
+		t->spare_recs = r;
+	}
+	return ok;
+}
+
+static void on_record(const struct tk_event *ev, void *arg)
+{
+	struct ustate *st = arg;
+	struct uslot *sl;
+	struct uprobe *d;
+	bool ok;
+
+	if (ev->id < 0 || ev->id >= st->nids || !st->by_id[ev->id].p)
+		return;
+	sl = &st->by_id[ev->id];
+	d = sl->p->data;
+	if (sl->entry) {
+		push_entry(d, ev);
+		return;
+	}
+	if (d->ret_probe) {
+		keep_rec(d, ev);
+		return;
+	}
+	if (d->ntwins && !fire_twins(st, d, ev->pid)) {
+		session_drain_stop(st->s);
+		return;
+	}
+	d->cur = d->etp ? pop_entry(d, ev->pid) : NULL;
+	ok = run_fire(st->run, sl->p, (void *)ev);
+	if (d->cur)
+		frame_recycle(d, d->cur);
+	d->cur = NULL;
+	if (!ok)
+		session_drain_stop(st->s);
+}
+
+static void batch_end(void *arg)
+{
+	struct ustate *st = arg;
+
+	run_flush(st->run);
+}
+
+/* Each variable's field in its event's records. */
+static int resolve_fields(struct ustate *st, struct prov_probe *p)
+{
+	struct uprobe *d = p->data;
+	char name[64];
+	size_t i;
+
+	for (i = 0; i < d->nv; i++) {
+		struct uvar *v = &d->v[i];
+		struct tp *tp = v->entry ? d->etp : d->tp;
+
+		size_t k;
+
+		for (k = 0; k < v->nparts; k++) {
+			snprintf(name, sizeof(name), "v%zu_%zu", i, k);
+			if (!tp || format_field(tp->event, name, &v->parts[k].f) < 0)
+				goto missing;
+		}
+		if (!v->def)
+			continue;
+		snprintf(name, sizeof(name), "v%zu", i);
+		if (!tp || format_field(tp->event, name, &v->f) < 0)
+			goto missing;
+	}
+	return 0;
+missing:
+	run_error(st->run, "%s: the uprobe has no field '%s'", p->pp, name);
+	return -ENOENT;
+}
+
+static bool has_entry_vars(const struct uprobe *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nv; i++)
+		if (d->v[i].entry && (d->v[i].def || d->v[i].nparts))
+			return true;
+	return false;
+}
+
+/* How a probe's uprobe is used: counted by the kernel when its handler
+ * only counts (lang/elab_count.c), sampled with callchains when it prints
+ * stacks, else a record per hit. */
+static enum tp_mode mode_of(const struct prov_probe *p)
+{
+	if (p->count_global >= 0)
+		return TP_COUNT;
+	return p->stacks ? TP_STACK : TP_RECORD;
+}
+
+/* Define the probes of @mode among @probes with one write. */
+static int define(struct ustate *st, struct prov_probe *const *probes, size_t n,
+		  enum tp_mode mode, bool refs)
+{
+	struct session_probe *v = xcalloc(2 * n + 1, sizeof(*v));
+	struct prov_probe **owner = xcalloc(2 * n + 1, sizeof(*owner));
+	bool *isentry = xcalloc(2 * n + 1, sizeof(*isentry));
+	char **args = xcalloc(2 * n + 1, sizeof(*args));
+	char **names = xcalloc(2 * n + 1, sizeof(*names));
+	struct tp **tps;
+	size_t i, k = 0;
+	int ret = 0;
+
+	for (i = 0; i < n; i++) {
+		struct prov_probe *p = probes[i];
+		struct uprobe *d = p->data;
+
+		if (mode_of(p) != mode || scope_of(p) != st->scope)
+			continue;
+		if (d->ret && has_entry_vars(d)) {
+			names[k] = xasprintf("u%d_entry", p->id);
+			args[k] = uprobe_fetch_args(d, true);
+			v[k] = (struct session_probe){ .event = names[k], .path = d->path,
+				.offset = d->eoffset, .args = *args[k] ? args[k] : NULL };
+			owner[k] = p;
+			isentry[k++] = true;
+		}
+		names[k] = xasprintf("u%d", p->id);
+		free(d->ename);
+		d->ename = xstrdup(names[k]);
+		args[k] = uprobe_fetch_args(d, false);
+		v[k] = (struct session_probe){ .event = names[k], .path = d->path,
+			.offset = d->offset, .ref_ctr = refs ? d->ref_ctr : 0,
+			.args = *args[k] ? args[k] : NULL, .ret = d->ret };
+		owner[k++] = p;
+	}
+	if (k) {
+		tps = xcalloc(k, sizeof(*tps));
+		ret = session_add_probes(st->s, v, k, mode, tps);
+		if (ret < 0)
+			run_error(st->run, "%s", session_error(st->s));
+		for (i = 0; !ret && i < k; i++) {
+			struct uprobe *d = owner[i]->data;
+
+			if (isentry[i])
+				d->etp = tps[i];
+			else
+				d->tp = tps[i];
+			d->s = st->s;
+			if (mode == TP_COUNT) {
+				struct ucount *c;
+
+				st->counts = xrealloc(st->counts, (st->ncounts + 1) *
+						      sizeof(*st->counts));
+				c = &st->counts[st->ncounts++];
+				c->tp = tps[i];
+				c->global = owner[i]->count_global;
+				c->key = owner[i]->count_key;
+				c->last = 0;
+				continue;
+			}
+			by_id_set(st, tps[i]->id, owner[i], isentry[i]);
+		}
+		free(tps);
+	}
+	for (i = 0; i < k; i++) {
+		free(args[i]);
+		free(names[i]);
+	}
+	free(args);
+	free(names);
+	free(v);
+	free(owner);
+	free(isentry);
+	return ret;
+}
+
+/* Kernels without reference counters: raise the semaphores by hand in
+ * target()'s process, as funccount does. */
+static int hold_semaphores(struct uall *st, struct prov_probe *const *probes,
+			   size_t n)
+{
+	char **paths = xcalloc(n + 1, sizeof(*paths)), err[256];
+	uint64_t *offs = xcalloc(n + 1, sizeof(*offs));
+	size_t i, k = 0;
+	pid_t pid = run_target(st->run);
+	int ret = 0;
+
+	for (i = 0; i < n; i++) {
+		struct uprobe *d = probes[i]->data;
+
+		if (d->ref_ctr) {
+			paths[k] = d->path;
+			offs[k++] = d->ref_ctr;
+		}
+	}
+	if (k && pid <= 0) {
+		run_warn(st->run, "this kernel's uprobes take no semaphore: "
+			 "USDT probes guarded by one fire only with -x or -c");
+	} else if (k) {
+		st->sema = usema_hold(pid, paths, offs, k, err, sizeof(err));
+		if (!st->sema) {
+			run_error(st->run, "cannot raise the USDT semaphores (this "
+				  "kernel's uprobes have no reference counters: only "
+				  "in a process that runs, -x PID): %s", err);
+			ret = -EINVAL;
+		} else {
+			run_warn(st->run, "no uprobe reference counters: %zu USDT "
+				 "semaphore%s raised in process %d through "
+				 "/proc/%d/mem", k, k == 1 ? "" : "s", (int)pid,
+				 (int)pid);
+		}
+	}
+	free(paths);
+	free(offs);
+	return ret;
+}
+
+/* With stacks, samples are read this often: a process is named from its
+ * maps while it still runs (common/symcache.c notes it at its first
+ * sample handled), so a short-lived one needs its samples soon. */
+#define UPROBE_STACK_DRAIN_MS 10
+
+/* The session of @scope with its probes among @probes, started. */
+static int sess_attach(struct uall *all, struct prov_probe *const *probes,
+		       size_t n, enum prov_scope scope, bool refs)
+{
+	struct run *run = all->run;
+	struct session_opts so = { .ordered = true, .batch_end = batch_end,
+				   .buffer_kb = run_buffer_kb(run),
+				   .size_option = "-s MB" };
+	struct ustate *st;
+	size_t i;
+	int err;
+
+	for (i = 0; i < n && scope_of(probes[i]) != scope; i++)
+		;
+	if (i == n)
+		return 0;
+	if (scope == PROV_SCOPE_TARGET_PROCESS)
+		so.pid = run_target(run);
+	else if (scope == PROV_SCOPE_TARGET_THREAD)
+		so.tid = run_target(run);
+	for (i = 0; i < n; i++)
+		if (probes[i]->stacks)
+			so.drain_ms = UPROBE_STACK_DRAIN_MS;
+	st = all->sess[scope] = xcalloc(1, sizeof(*st));
+	st->run = run;
+	st->scope = scope;
+	st->s = session_new(&so);
+	if ((err = session_open(st->s)) < 0) {
+		run_error(run, "%s", session_error(st->s));
+		return err;
+	}
+	if ((err = define(st, probes, n, TP_RECORD, refs)) < 0 ||
+	    (err = define(st, probes, n, TP_STACK, refs)) < 0 ||
+	    (err = define(st, probes, n, TP_COUNT, refs)) < 0)
+		return err;
+	for (i = 0; i < n; i++)
+		if (scope_of(probes[i]) == scope &&
+		    (err = resolve_fields(st, probes[i])) < 0)
+			return err;
+	return 0;
+}
+
+/* Each entry() twin on the list of its return probe (fire_twins()). */
+static void link_twins(struct prov_probe *const *probes, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct uprobe *d = probes[i]->data;
+		struct uprobe *r;
+
+		if (!d->ret_probe || d->ret_probe->prov != &prov_uprobe)
+			continue;
+		r = d->ret_probe->data;
+		r->twins = xrealloc(r->twins, (r->ntwins + 1) * sizeof(*r->twins));
+		r->twins[r->ntwins++] = probes[i];
+	}
+}
+
+int uprobe_attach(struct run *run, struct prov_probe *const *probes, size_t n,
+		  void **state)
+{
+	struct uall *all = xcalloc(1, sizeof(*all));
+	bool refs = session_has_ref_ctr();
+	int err, k;
+
+	all->run = run;
+	*state = all;
+	link_twins(probes, n);
+	for (k = 0; k < 3; k++)
+		if ((err = sess_attach(all, probes, n, (enum prov_scope)k, refs)) < 0)
+			return err;
+	if (!refs && (err = hold_semaphores(all, probes, n)) < 0)
+		return err;
+	for (k = 0; k < 3; k++) {
+		struct ustate *st = all->sess[k];
+
+		if (st && (err = session_start(st->s, run_loop(run), on_record, st)) < 0) {
+			run_error(run, "%s", session_error(st->s));
+			return err;
+		}
+	}
+	return 0;
+}
+
+void uprobe_sync(struct run *run, void *state)
+{
+	struct uall *all = state;
+	size_t i;
+	int k;
+
+	for (k = 0; all && k < 3; k++) {
+		struct ustate *st = all->sess[k];
+
+		for (i = 0; st && i < st->ncounts; i++) {
+			struct ucount *c = &st->counts[i];
+			uint64_t v = session_count(c->tp);
+
+			if (v == c->last)
+				continue;
+			run_global_add(run, c->global, c->key, (int64_t)(v - c->last));
+			c->last = v;
+		}
+	}
+}
+
+void uprobe_phase(struct run *run, void *state, enum prov_phase ph)
+{
+	struct uall *all = state;
+	long n = 0;
+	int k;
+
+	if (ph != PROV_PHASE_DRAIN || !all)
+		return;
+	for (k = 0; k < 3; k++) {
+		struct ustate *st = all->sess[k];
+
+		if (!st || !st->s)
+			continue;
+		session_stop(st->s);
+		while (!run_exiting(run) && (n = session_drain(st->s)) > 0)
+			;
+		if (n < 0)
+			run_warn(run, "cannot read the last records: %s",
+				 session_error(st->s));
+		session_report_lost(st->s);
+		st->reported = true;
+	}
+	run_flush(run);
+}
+
+static void recs_free(struct urec *r)
+{
+	struct urec *next;
+
+	for (; r; r = next) {
+		next = r->next;
+		free(r->data);
+		free(r);
+	}
+}
+
+static void sess_detach(struct ustate *st)
+{
+	int id;
+
+	if (st->s) {
+		session_stop(st->s);
+		if (!st->reported)
+			session_report_lost(st->s);
+		session_close(st->s);
+		session_free(st->s);
+	}
+	for (id = 0; id < st->nids; id++) {
+		struct prov_probe *p = st->by_id[id].p;
+		struct uprobe *d;
+		struct uframe *f;
+
+		if (!p)
+			continue;
+		d = p->data;
+		while ((f = d->frames)) {
+			d->frames = f->next;
+			frame_free(f, d->nv);
+		}
+		while ((f = d->spare)) {
+			d->spare = f->next;
+			frame_free(f, d->nv);
+		}
+		recs_free(d->recs);
+		recs_free(d->spare_recs);
+		d->recs = d->spare_recs = NULL;
+		free(d->twins);
+		d->twins = NULL;
+		d->ntwins = 0;
+		d->s = NULL;
+		d->tp = d->etp = NULL;
+	}
+	free(st->by_id);
+	free(st->counts);
+	free(st);
+}
+
+void uprobe_detach(struct run *run, void *state)
+{
+	struct uall *all = state;
+	int k;
+
+	(void)run;
+	if (!all)
+		return;
+	usema_release(all->sema);
+	for (k = 0; k < 3; k++)
+		if (all->sess[k])
+			sess_detach(all->sess[k]);
+	free(all);
+}
+
+int uprobe_stack(const struct prov_probe *p, void *evp, const uint64_t **pcs,
+		 size_t *nk, size_t *nu)
+{
+	const struct tk_event *ev = evp;
+
+	(void)p;
+	if (!ev->stack || !ev->nstack)
+		return -ENOENT;
+	*pcs = ev->stack;
+	*nk = ev->nkstack;
+	*nu = ev->nstack - ev->nkstack;
+	return 0;
+}
