@@ -120,28 +120,63 @@ static int64_t clock_ns(clockid_t id)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-#define TIME_FN(fname, id, div)						\
+/*
+ * The time of the event the handler runs for, ns on CLOCK_MONOTONIC: its
+ * record's timestamp where the provider has one.  stap's handlers run as
+ * the event happens; tapkit's run a little after it, from a batch of
+ * records, so "now" would be late by up to a batch.  Begin, end and timer
+ * probes have no event: now.
+ */
+static int64_t event_mono(struct vm *vm)
+{
+	const struct prov_probe *pp = vm->probe ? vm->probe->pp : NULL;
+	struct lang_val v = { 0, "" };
+
+	if (pp && pp->prov->context &&
+	    pp->prov->context(pp, vm->ev, PROV_CTX_TIME, &v) == 0 && v.l > 0)
+		return v.l;
+	return clock_ns(CLOCK_MONOTONIC);
+}
+
+/* The same on CLOCK_REALTIME: the event's time plus the offset between
+ * the clocks, taken again each second (NTP slews the real clock). */
+static int64_t event_real(struct vm *vm)
+{
+	static int64_t offset, taken;
+	int64_t mono = event_mono(vm), now = clock_ns(CLOCK_MONOTONIC);
+
+	if (!taken || now - taken > 1000000000) {
+		int64_t real = clock_ns(CLOCK_REALTIME);
+		int64_t after = clock_ns(CLOCK_MONOTONIC);
+
+		offset = real - (now + (after - now) / 2);
+		taken = after;
+	}
+	return mono + offset;
+}
+
+#define TIME_FN(fname, clock, div)					\
 static int fname(struct vm *vm, struct lang_val *a, int n,		\
 		 struct lang_val *ret, char *buf)			\
 {									\
-	ret->l = clock_ns(id) / (div);					\
+	ret->l = clock(vm) / (div);					\
 	return 0;							\
 }
 
-TIME_FN(b_tod_s, CLOCK_REALTIME, 1000000000)
-TIME_FN(b_tod_ms, CLOCK_REALTIME, 1000000)
-TIME_FN(b_tod_us, CLOCK_REALTIME, 1000)
-TIME_FN(b_tod_ns, CLOCK_REALTIME, 1)
-TIME_FN(b_clock_ns, CLOCK_MONOTONIC, 1)
-TIME_FN(b_clock_us, CLOCK_MONOTONIC, 1000)
-TIME_FN(b_clock_ms, CLOCK_MONOTONIC, 1000000)
-TIME_FN(b_clock_s, CLOCK_MONOTONIC, 1000000000)
+TIME_FN(b_tod_s, event_real, 1000000000)
+TIME_FN(b_tod_ms, event_real, 1000000)
+TIME_FN(b_tod_us, event_real, 1000)
+TIME_FN(b_tod_ns, event_real, 1)
+TIME_FN(b_clock_ns, event_mono, 1)
+TIME_FN(b_clock_us, event_mono, 1000)
+TIME_FN(b_clock_ms, event_mono, 1000000)
+TIME_FN(b_clock_s, event_mono, 1000000000)
 
 /* jiffies() at CONFIG_HZ 250, the value prov_basic assumes for timers */
 static int b_jiffies(struct vm *vm, struct lang_val *a, int n,
 		     struct lang_val *ret, char *buf)
 {
-	ret->l = clock_ns(CLOCK_MONOTONIC) / 4000000;
+	ret->l = event_mono(vm) / 4000000;
 	return 0;
 }
 

@@ -456,6 +456,9 @@ static int perf_context(const struct prov_probe *p, void *evp,
 	case PROV_CTX_CPU:
 		out->l = ev->cpu;
 		return 0;
+	case PROV_CTX_TIME:
+		out->l = (int64_t)ev->ts;
+		return 0;
 	case PROV_CTX_PPID:
 		out->l = h->pid ? task_ppid((pid_t)h->pid) : 0;
 		if (out->l < 0)

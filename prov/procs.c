@@ -256,6 +256,9 @@ static int procs_context(const struct prov_probe *p, void *evp,
 	case PROV_CTX_CPU:
 		out->l = e->ev->cpu;
 		return 0;
+	case PROV_CTX_TIME:
+		out->l = (int64_t)e->ev->ts;
+		return 0;
 	case PROV_CTX_EXECNAME:
 		out->s = e->comm;
 		return 0;

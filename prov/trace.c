@@ -223,6 +223,9 @@ static int trace_context(const struct prov_probe *p, void *evp,
 	case PROV_CTX_CPU:
 		out->l = ev->cpu;
 		return 0;
+	case PROV_CTX_TIME:
+		out->l = (int64_t)ev->ts;
+		return 0;
 	case PROV_CTX_EXECNAME:
 		out->s = t->s ? session_comm(t->s, ev->pid) : "";
 		return 0;

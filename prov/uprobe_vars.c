@@ -443,6 +443,9 @@ int uprobe_context(const struct prov_probe *p, void *evp, enum prov_ctx what,
 	case PROV_CTX_CPU:
 		out->l = ev->cpu;
 		return 0;
+	case PROV_CTX_TIME:
+		out->l = (int64_t)ev->ts;
+		return 0;
 	case PROV_CTX_EXECNAME:
 		out->s = d->s ? session_comm(d->s, ev->pid) : "";
 		return 0;
