@@ -112,6 +112,33 @@ static void uvar_from_tval(struct uvar *v, struct tval *tv)
 	v->sbits = tv->args[0].is_signed ? bit_width(tv->args[0].type) : 0;
 }
 
+/*
+ * As in stap, a char pointer or a char array reached without $/$$ is a
+ * number, the address user_string() reads (only $x$ prints the text):
+ * "+0(X):string" becomes X, "+16(%di):string" becomes %di plus 16.  A
+ * global array (@+OFF, an address the fetch syntax cannot give) stays a
+ * string.
+ */
+static void string_as_address(struct tval *tv)
+{
+	struct fetcharg *a = &tv->args[0];
+	struct tplace pl;
+
+	tplace_parse(a->loc, &pl);
+	if (pl.mem && pl.loc[0] != '@') {
+		free(a->loc);
+		a->loc = pl.loc;
+		pl.loc = NULL;
+		tv->add += pl.off;
+		snprintf(a->type, sizeof(a->type), "x64");
+		a->size = 8;
+		a->is_ptr = true;
+		a->is_signed = false;
+		tv->kind = TVAL_LONG;
+	}
+	tplace_release(&pl);
+}
+
 /* The pointer of @cast(ptr, ...): a place whose value is @t's root and
  * pre path, resolved as a target of its own. */
 static int cast_place(struct prov_probe *p, const struct prov_target *t,
@@ -210,6 +237,8 @@ int uprobe_dw_target(struct prov_probe *p, const struct prov_target *t,
 		free(key);
 		return ret < 0 ? ret : -ENOENT;
 	}
+	if (tv.kind == TVAL_STRING && !t->path.pretty)
+		string_as_address(&tv);
 	v = uprobe_add_var(d, key);
 	free(key);
 	v->entry = entry;

@@ -136,7 +136,7 @@ out 2 211" ] || { show_run; false; }
 	local v
 	for v in ptarget-O0 ptarget ptarget-nopie; do
 		run_pid tapkit -c "$H/$v 2 0" -e 'probe process(@1).function("calc") {
-	printf("%d %d %s %s %d %d %d|%s\n", $x, $n->next->val, $n->name, $n->next->name$,
+	printf("%d %d %s %s %d %d %d|%s\n", $x, $n->next->val, user_string($n->name), $n->next->name$,
 		@var("table@ptarget.c")[2], @var("counter"), &$n->next - $n, $n$)
 }' "$H/$v"
 		[ "$status" -eq 0 ] || { show_run; false; }
@@ -494,7 +494,7 @@ probe end { println(n) }' "$H/ptarget"
 @test "tapkit process: @cast of a variable and of pointer_arg() to a DWARF type" {
 	run_pid tapkit -c "$H/ptarget 2 0" -e 'probe process(@1).function("calc") {
 	printf("%d %d %s\n", @cast($n, "struct node")->next->val,
-		@cast(pointer_arg(2), "struct node")->val, @cast($n, "struct node")->name)
+		@cast(pointer_arg(2), "struct node")->val, user_string(@cast($n, "struct node")->name))
 }' "$H/ptarget"
 	[ "$status" -eq 0 ] || { show_run; false; }
 	[ "$(script_out)" = "11 7 first
@@ -547,6 +547,22 @@ probe end { println(n) }' "$H/ptarget"
 	[ "$(script_out | head -1 | sed 's/^ 0x[0-9a-f]* : \([a-z_]*\)+0x.* \[\(.*\)\]$/\1 \2/')" = "calc $H/ptarget-O0" ] ||
 		{ show_run; false; }
 	[ "$(script_out | sed -n 2p | sed 's/^ 0x[0-9a-f]* : \([a-z_]*\)+0x.* \[\(.*\)\]$/\1 \2/')" = "main $H/ptarget-O0" ] ||
+		{ show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit process: a char pointer is an address, as in stap: user_string() reads it, \$p\$ prints it" {
+	local w=$H/demowork
+	run_pid tapkit -c "$w 2 0" -e 'probe process(@1).function("handle_request") {
+	printf("%s|%s|%d|%d\n", user_string($r->name), $r->name$, $r->name != 0, $r->id)
+}' "$w"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$(script_out | grep -v '^handled')" = 'demo|"demo"|1|1
+demo|"demo"|1|2' ] || { show_run; false; }
+	# a string where a number is wanted is a located type error
+	run_pid tapkit -e 'probe process(@1).function("handle_request") { printf("%s\n", $r->name) }' "$w"
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[ "$(head -1 <<<"$stderr")" = "<input>:1:63: error: type mismatch: expected string but found long" ] ||
 		{ show_run; false; }
 	assert_clean "$RUN_PID"
 }
