@@ -529,6 +529,16 @@ static int scalar_arg(struct walk *w, struct tval *v, bool strings, char *kind)
 	if (btf_is_array(t) && is_char(w->b, btf_array(t)->type)) {
 		if (!w->pl.mem)
 			return walk_err(w, -EINVAL, "a char array in a register");
+		if (!strings) {
+			/* as in stap, an array is its address, which
+			 * kernel_string($p->comm) reads; $p->comm$ the text */
+			a = add_arg(v, xstrdup(w->pl.loc), "x64");
+			a->size = 8;
+			a->is_ptr = true;
+			v->add += w->pl.off;
+			*kind = 'x';
+			return 0;
+		}
 		add_arg(v, tplace_value(&w->pl), "string");
 		*kind = 's';
 		return 0;

@@ -141,7 +141,8 @@ probe kernel.function("tapkit_no_such_fn_*").return { print(1) }'
 	require_kprobes
 	start_tool tapkit -e 'probe kernel.function("wake_up_new_task") {
 	if (pid() == strtol(@1, 10))
-		printf("child %d %d %s\n", $p->pid, @cast($p, "task_struct")->tgid, $p->comm)
+		printf("child %d %d %s %s\n", $p->pid, @cast($p, "task_struct")->tgid,
+		       kernel_string($p->comm), $p->comm$)
 }' "$BASHPID"
 	(exec sleep 0.1) &
 	local child=$!
@@ -149,7 +150,7 @@ probe kernel.function("tapkit_no_such_fn_*").return { print(1) }'
 	settle
 	stop_tool
 	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
-	grep -qE "^child $child $child \S+\$" "$OUT" || { show_output; false; }
+	grep -qE "^child $child $child (\S+) \"\1\"\$" "$OUT" || { show_output; false; }
 	assert_clean
 }
 
