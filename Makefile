@@ -369,6 +369,8 @@ bench: deps bench-deps
 	$(Q)bench/transport.sh
 	$(Q)bench/tapkit.sh
 	$(Q)bench/funccount.sh
+	$(Q)bench/functime.sh
+	$(Q)bench/tapkit_profile.sh
 
 TAPSETDIR ?= $(PREFIX)/share/tapkit/tapset
 
