@@ -23,6 +23,7 @@
 #include "lang/run.h"
 #include "prov/kprobe.h"
 #include "prov/prov.h"
+#include "prov/record.h"
 #include "tracefs/format.h"
 #include "tracefs/session.h"
 
@@ -282,17 +283,10 @@ int kprobe_attach(struct run *run, struct prov_probe *const *probes, size_t n,
 void kprobe_phase(struct run *run, void *state, enum prov_phase ph)
 {
 	struct kstate *st = state;
-	long n = 0;
 
 	if (ph != PROV_PHASE_DRAIN || !st)
 		return;
-	session_stop(st->s);
-	while (!run_exiting(run) && (n = session_drain(st->s)) > 0)
-		;
-	if (n < 0)
-		run_warn(run, "cannot read the last records: %s",
-			 session_error(st->s));
-	session_report_lost(st->s);
+	record_drain(run, st->s);
 	st->reported = true;
 	run_flush(run);
 }
@@ -307,13 +301,7 @@ void kprobe_detach(struct run *run, void *state)
 
 	if (!st)
 		return;
-	if (st->s) {
-		session_stop(st->s);
-		if (!st->reported)
-			session_report_lost(st->s);
-		session_close(st->s);
-		session_free(st->s);
-	}
+	record_close(st->s, st->reported);
 	for (i = 0; i < st->nids; i++)
 		if (st->by_id[i])
 			((struct kprobe *)st->by_id[i]->data)->s = NULL;
@@ -418,30 +406,8 @@ int kprobe_context(const struct prov_probe *p, void *evp, enum prov_ctx what,
 {
 	const struct kev *kev = evp;
 	const struct kprobe *k = p->data;
-	const struct tk_event *ev = kev->ev;
-	pid_t tgid;
 
 	switch (what) {
-	case PROV_CTX_TID:
-		out->l = ev->pid;
-		return 0;
-	case PROV_CTX_PID:
-		tgid = task_cache_tgid(ev->pid);
-		out->l = tgid > 0 ? tgid : ev->pid;
-		return 0;
-	case PROV_CTX_CPU:
-		out->l = ev->cpu;
-		return 0;
-	case PROV_CTX_TIME:
-		out->l = (int64_t)ev->ts;
-		return 0;
-	case PROV_CTX_EXECNAME:
-		out->s = k->s ? session_comm(k->s, ev->pid) : "";
-		return 0;
-	case PROV_CTX_PPID:
-		tgid = task_cache_tgid(ev->pid);
-		out->l = task_ppid(tgid > 0 ? tgid : ev->pid);
-		return 0;
 	case PROV_CTX_PROBEFUNC:
 		out->s = k->func;
 		return 0;
@@ -449,7 +415,7 @@ int kprobe_context(const struct prov_probe *p, void *evp, enum prov_ctx what,
 		out->l = k->ret;
 		return 0;
 	default:
-		return -ENOENT;
+		return record_context(kev->ev, k->s, what, out);
 	}
 }
 
@@ -458,10 +424,5 @@ int kprobe_stack(const struct prov_probe *p, void *evp, const uint64_t **pcs,
 {
 	const struct kev *kev = evp;
 
-	if (!kev->ev->stack || !kev->ev->nstack)
-		return -ENOENT;
-	*pcs = kev->ev->stack;
-	*nk = kev->ev->nkstack;
-	*nu = kev->ev->nstack - kev->ev->nkstack;
-	return 0;
+	return record_stack(kev->ev, pcs, nk, nu);
 }

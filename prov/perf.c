@@ -41,6 +41,7 @@
 #include "lang/diag.h"
 #include "lang/run.h"
 #include "prov/prov.h"
+#include "prov/record.h"
 #include "tracefs/perf_event.h"
 #include "tracefs/perf_sampler.h"
 
@@ -487,15 +488,8 @@ static int perf_context(const struct prov_probe *p, void *evp,
 static int perf_stack(const struct prov_probe *p, void *evp,
 		      const uint64_t **pcs, size_t *nk, size_t *nu)
 {
-	const struct tk_event *ev = evp;
-
 	(void)p;
-	if (!ev->stack || !ev->nstack)
-		return -ENOENT;
-	*pcs = ev->stack;
-	*nk = ev->nkstack;
-	*nu = ev->nstack - ev->nkstack;
-	return 0;
+	return record_stack(evp, pcs, nk, nu);
 }
 
 static void describe_rate(const struct pprobe *pr, FILE *f)

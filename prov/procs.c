@@ -46,6 +46,7 @@
 #include "lang/diag.h"
 #include "lang/run.h"
 #include "prov/prov.h"
+#include "prov/record.h"
 #include "tracefs/format.h"
 #include "tracefs/session.h"
 
@@ -774,16 +775,10 @@ static int prov_procs_attach(struct run *run, struct prov_probe *const *probes,
 static void prov_procs_phase(struct run *run, void *state, enum prov_phase ph)
 {
 	struct pstate *st = state;
-	long n = 0;
 
 	if (ph != PROV_PHASE_DRAIN || !st || !st->s)
 		return;
-	session_stop(st->s);
-	while (!run_exiting(run) && (n = session_drain(st->s)) > 0)
-		;
-	if (n < 0)
-		run_warn(run, "cannot read the last records: %s", session_error(st->s));
-	session_report_lost(st->s);
+	record_drain(run, st->s);
 	st->reported = true;
 	run_flush(run);
 }
@@ -795,13 +790,7 @@ static void prov_procs_detach(struct run *run, void *state)
 	(void)run;
 	if (!st)
 		return;
-	if (st->s) {
-		session_stop(st->s);
-		if (!st->reported)
-			session_report_lost(st->s);
-		session_close(st->s);
-		session_free(st->s);
-	}
+	record_close(st->s, st->reported);
 	free(st->pending);
 	hmap_free(st->threads);
 	hmap_free(st->parents);

@@ -29,6 +29,7 @@
 #include "common/task.h"
 #include "prov/trace.h"
 #include "prov/prov.h"
+#include "prov/record.h"
 #include "lang/run.h"
 #include "tracefs/format.h"
 #include "tracefs/session.h"
@@ -208,51 +209,20 @@ static int trace_fetch(const struct prov_probe *p, void *evp, int idx,
 static int trace_context(const struct prov_probe *p, void *evp,
 			 enum prov_ctx what, struct lang_val *out)
 {
-	const struct tk_event *ev = evp;
 	struct tprobe *t = p->data;
-	pid_t tgid;
 
-	switch (what) {
-	case PROV_CTX_TID:
-		out->l = ev->pid;
-		return 0;
-	case PROV_CTX_PID:
-		tgid = task_cache_tgid(ev->pid);
-		out->l = tgid > 0 ? tgid : ev->pid;
-		return 0;
-	case PROV_CTX_CPU:
-		out->l = ev->cpu;
-		return 0;
-	case PROV_CTX_TIME:
-		out->l = (int64_t)ev->ts;
-		return 0;
-	case PROV_CTX_EXECNAME:
-		out->s = t->s ? session_comm(t->s, ev->pid) : "";
-		return 0;
-	case PROV_CTX_PPID:
-		tgid = task_cache_tgid(ev->pid);
-		out->l = task_ppid(tgid > 0 ? tgid : ev->pid);
-		return 0;
-	case PROV_CTX_PROBEFUNC:
+	if (what == PROV_CTX_PROBEFUNC) {
 		out->s = "";
 		return 0;
-	default:
-		return -ENOENT;
 	}
+	return record_context(evp, t->s, what, out);
 }
 
 /* The callchain a TP_STACK sample carries (kernel part, then user). */
 static int trace_stack(const struct prov_probe *p, void *evp,
 		       const uint64_t **pcs, size_t *nk, size_t *nu)
 {
-	const struct tk_event *ev = evp;
-
-	if (!ev->stack || !ev->nstack)
-		return -ENOENT;
-	*pcs = ev->stack;
-	*nk = ev->nkstack;
-	*nu = ev->nstack - ev->nkstack;
-	return 0;
+	return record_stack(evp, pcs, nk, nu);
 }
 
 static int trace_filter(struct prov_probe *p, const char *expr)
@@ -623,21 +593,11 @@ static void prov_trace_phase(struct run *run, void *state, enum prov_phase ph)
 {
 	struct tstate *st = state;
 	struct tsess *ts;
-	long n;
 
 	if (ph != PROV_PHASE_DRAIN || !st)
 		return;
 	for (ts = st->sessions; ts; ts = ts->next) {
-		session_stop(ts->s);
-		n = 0;
-		while (!run_exiting(run) && (n = session_drain(ts->s)) > 0)
-			;
-		if (n < 0)
-			run_warn(run, "cannot read the last records: %s",
-				 session_error(ts->s));
-		/* what was lost while the script ran: records made after
-		 * exit() would not have been handled anyway */
-		session_report_lost(ts->s);
+		record_drain(run, ts->s);
 		ts->reported = true;
 	}
 	run_flush(run);

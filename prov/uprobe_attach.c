@@ -21,6 +21,7 @@
 #include "lang/run.h"
 #include "prov/prov.h"
 #include "prov/uprobe.h"
+#include "prov/record.h"
 #include "tracefs/format.h"
 #include "tracefs/session.h"
 
@@ -523,7 +524,6 @@ void uprobe_sync(struct run *run, void *state)
 void uprobe_phase(struct run *run, void *state, enum prov_phase ph)
 {
 	struct uall *all = state;
-	long n = 0;
 	int k;
 
 	if (ph != PROV_PHASE_DRAIN || !all)
@@ -533,13 +533,7 @@ void uprobe_phase(struct run *run, void *state, enum prov_phase ph)
 
 		if (!st || !st->s)
 			continue;
-		session_stop(st->s);
-		while (!run_exiting(run) && (n = session_drain(st->s)) > 0)
-			;
-		if (n < 0)
-			run_warn(run, "cannot read the last records: %s",
-				 session_error(st->s));
-		session_report_lost(st->s);
+		record_drain(run, st->s);
 		st->reported = true;
 	}
 	run_flush(run);
@@ -560,13 +554,7 @@ static void sess_detach(struct ustate *st)
 {
 	int id;
 
-	if (st->s) {
-		session_stop(st->s);
-		if (!st->reported)
-			session_report_lost(st->s);
-		session_close(st->s);
-		session_free(st->s);
-	}
+	record_close(st->s, st->reported);
 	for (id = 0; id < st->nids; id++) {
 		struct prov_probe *p = st->by_id[id].p;
 		struct uprobe *d;
@@ -615,13 +603,6 @@ void uprobe_detach(struct run *run, void *state)
 int uprobe_stack(const struct prov_probe *p, void *evp, const uint64_t **pcs,
 		 size_t *nk, size_t *nu)
 {
-	const struct tk_event *ev = evp;
-
 	(void)p;
-	if (!ev->stack || !ev->nstack)
-		return -ENOENT;
-	*pcs = ev->stack;
-	*nk = ev->nkstack;
-	*nu = ev->nstack - ev->nkstack;
-	return 0;
+	return record_stack(evp, pcs, nk, nu);
 }

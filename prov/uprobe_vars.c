@@ -25,6 +25,7 @@
 #include "common/task.h"
 #include "lang/fmt_sb.h"
 #include "prov/uprobe.h"
+#include "prov/record.h"
 #include "tracefs/session.h"
 
 /* A C type for -L from what the resolver knows of an argument. */
@@ -428,31 +429,9 @@ int64_t uprobe_var_long(const struct uvar *v, const struct tk_event *ev)
 int uprobe_context(const struct prov_probe *p, void *evp, enum prov_ctx what,
 		   struct lang_val *out)
 {
-	const struct tk_event *ev = evp;
 	struct uprobe *d = p->data;
-	pid_t tgid;
 
 	switch (what) {
-	case PROV_CTX_TID:
-		out->l = ev->pid;
-		return 0;
-	case PROV_CTX_PID:
-		tgid = task_cache_tgid(ev->pid);
-		out->l = tgid > 0 ? tgid : ev->pid;
-		return 0;
-	case PROV_CTX_CPU:
-		out->l = ev->cpu;
-		return 0;
-	case PROV_CTX_TIME:
-		out->l = (int64_t)ev->ts;
-		return 0;
-	case PROV_CTX_EXECNAME:
-		out->s = d->s ? session_comm(d->s, ev->pid) : "";
-		return 0;
-	case PROV_CTX_PPID:
-		tgid = task_cache_tgid(ev->pid);
-		out->l = task_ppid(tgid > 0 ? tgid : ev->pid);
-		return 0;
 	case PROV_CTX_PROBEFUNC:
 		out->s = d->func ? d->func : "";
 		return 0;
@@ -460,7 +439,7 @@ int uprobe_context(const struct prov_probe *p, void *evp, enum prov_ctx what,
 		out->l = d->ret;
 		return 0;
 	default:
-		return -ENOENT;
+		return record_context(evp, d->s, what, out);
 	}
 }
 
