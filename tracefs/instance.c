@@ -129,6 +129,17 @@ int instance_enable(struct session *s, const struct tp *tp, bool on)
 	return 0;
 }
 
+int instance_enable_group(struct session *s, const char *group, bool on)
+{
+	char *file = xasprintf("events/%s/enable", group);
+	int ret = tracefs_instance_file_write(s->inst, file, on ? "1" : "0");
+
+	free(file);
+	if (ret < 0)
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
 int instance_remove(struct session *s)
 {
 	int err = 0;

@@ -76,6 +76,10 @@ int instance_write(struct session *s, const char *file, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Switch event @tp on or off in our instance; 0 or -errno. */
 int instance_enable(struct session *s, const struct tp *tp, bool on);
+/* Every event of our own dynamic-event group @group at once, in one write
+ * (each event's own file costs the kernel a grace period, the group's
+ * one for all); 0 or -errno. */
+int instance_enable_group(struct session *s, const char *group, bool on);
 /* Remove our instance, if we made it; 0 or -errno with session_error(). */
 int instance_remove(struct session *s);
 /* Load the threads of -p/-t; 0 or -ESRCH with session_error() said. */

@@ -7,9 +7,12 @@
  * target's thread group; which of those apply is chosen once per drain, so
  * a record pays for nothing it does not need.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <tracefs.h>
 
 #include "common/log.h"
 #include "common/task.h"
@@ -87,14 +90,68 @@ static int ring_open_src(struct source *src, struct loop *l)
 	return 0;
 }
 
+/* How many events the kernel has in group @group; -1 when unknown. */
+static long group_size(const char *group)
+{
+	char *file = xasprintf("events/%s", group);
+	char *path = tracefs_get_tracing_file(file);
+	struct dirent *d;
+	long n = 0;
+	DIR *dir;
+
+	free(file);
+	dir = path ? opendir(path) : NULL;
+	tracefs_put_tracing_file(path);
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir)))
+		if (d->d_type == DT_DIR && d->d_name[0] != '.')
+			n++;
+	closedir(dir);
+	return n;
+}
+
+/*
+ * When this ring reads every event of our own group (no counter, sampler
+ * or other session of ours has one), the group is enabled with one write:
+ * enabling a uprobe event by its own file costs the kernel a grace period
+ * each (about 20 ms: hours for a whole C library), the group's file one
+ * for all.
+ */
+static bool group_at_once(struct source *src)
+{
+	struct session *s = src->s;
+	const char *group = session_name(s);
+	struct tp *tp;
+	long n = 0;
+
+	for (tp = s->tps; tp; tp = tp->next) {
+		if (strcmp(tp->system, group))
+			continue;
+		if (tp->src != src)
+			return false;
+		n++;
+	}
+	return n > 1 && group_size(group) == n;
+}
+
 static int ring_start(struct source *src)
 {
 	struct session *s = src->s;
+	bool group = group_at_once(src);
 	struct tp *tp;
 	int err;
 
+	if (group) {
+		err = instance_enable_group(s, session_name(s), true);
+		if (err) {
+			session_errorf(s, "cannot enable the events of %s: %s",
+				       session_name(s), strerror(-err));
+			return err;
+		}
+	}
 	for (tp = s->tps; tp; tp = tp->next) {
-		if (tp->src != src)
+		if (tp->src != src || (group && !strcmp(tp->system, session_name(s))))
 			continue;
 		err = instance_enable(s, tp, true);
 		if (err) {
