@@ -10,9 +10,10 @@
 #        bpftrace uprobe + uretprobe, @start[tid] = nsecs, @ = hist(nsecs -
 #          @start[tid])
 #      Both must account for exactly N calls.
-#   2. attach: `probe process("libc").function("*") { n++ }` launch to
-#      ready and SIGINT to gone, against bpftrace's `uprobe:libc:* { @ =
-#      count(); }` (launch to its BEGIN) where bpftrace manages it.
+#   2. attach: `probe process("libc").function("*") { n[probefunc()]++ }`
+#      launch to ready and SIGINT to gone, against bpftrace's
+#      `uprobe:libc:* { @[probe] = count(); }` (launch to its BEGIN) where
+#      bpftrace manages it.
 #
 # Peers that are not installed are skipped with a note.  The targets are
 # printed as PASS/MISS lines; they never fail the script.
@@ -90,9 +91,9 @@ NFUNCS=$("$BIN/tapkit" -l 'process("libc").function("*")' 2>/dev/null | wc -l)
 if wanted libc; then
 	log "attach: process(\"libc\").function(\"*\") ($NFUNCS points), $K runs each"
 	SU_STOP_TIMEOUT=600
-	SU_TAPKIT=1 su_run tkl ready "$K" "$BIN/tapkit" -e 'global n; probe process("libc").function("*") { n++ }'
+	SU_TAPKIT=1 su_run tkl ready "$K" "$BIN/tapkit" -e 'global n; probe process("libc").function("*") { n[probefunc()]++ }'
 	if have bpftrace; then
-		SU_TAPKIT=0 su_run bpfl out:READY "$K" sh -c "$BPF_MEMLOCK exec bpftrace -e 'BEGIN { printf(\"READY\\n\"); } uprobe:$LIBC:* { @ = count(); }'"
+		SU_TAPKIT=0 su_run bpfl out:READY "$K" sh -c "$BPF_MEMLOCK exec bpftrace -e 'BEGIN { printf(\"READY\\n\"); } uprobe:$LIBC:* { @[probe] = count(); }'"
 	fi
 fi
 
