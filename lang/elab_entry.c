@@ -51,6 +51,10 @@ int elab_entry(struct elab *e, struct elab_probe *p, struct ast_expr *at)
 	g = xcalloc(1, sizeof(*g));
 	g->loc = loc;
 	g->name = xstrdup(name);
+	/* a return that never ran its handler to the end (next, a failed
+	 * condition, an error) leaves its thread's value: the oldest go
+	 * first rather than the array filling up */
+	g->wrap = true;
 	AST_VEC_PUSH(&e->script->globals, g);
 	elab_find_global(e, name);
 

@@ -76,7 +76,7 @@ static void typed_read(struct elab *e, struct elab_probe *p,
 
 	if (!t->u.target.typed)		/* its own error was reported */
 		return;
-	if (elab_target_build(e, p, t, &pt, &steps, &pre) < 0)
+	if (elab_target_build(e, p, t, &pt, &steps, &pre, false) < 0)
 		return;
 	pt.deref = true;
 	pt.deref_kind = (enum prov_mem)builtin_mem(b);
@@ -87,8 +87,7 @@ static void typed_read(struct elab *e, struct elab_probe *p,
 	free(pre);
 	if (r < 0) {
 		diag_error(e->diag, call->loc, "%s() cannot read at %s: %s",
-			   b->name, t->u.target.name ? t->u.target.name : "@cast",
-			   err[0] ? err : strerror(-r));
+			   b->name, elab_target_shown(t), err[0] ? err : strerror(-r));
 		return;
 	}
 	read = ast_expr_new(AST_E_TARGET, call->loc);

@@ -76,13 +76,17 @@ void elab_replace_expr(struct ast_expr *e, struct ast_expr *n);
  * call.  elab_target_build(): the struct prov_target of target @t (the
  * step arrays are the caller's to free); -1 after an error.
  * elab_target_resolve(): have @p's provider resolve @t (its target()
- * hook); false (reported unless @quiet) when it cannot.
+ * hook); false when it cannot.  With @quiet (@defined()) nothing is
+ * reported.
  */
 struct tstep;
-int elab_raw_call(struct elab *e, struct elab_probe *p, struct ast_expr *call);
+int elab_raw_call(struct elab *e, struct elab_probe *p, struct ast_expr *call,
+		  bool quiet);
 int elab_target_build(struct elab *e, struct elab_probe *p, struct ast_expr *t,
 		      struct prov_target *out, struct tstep **steps,
-		      struct tstep **pre);
+		      struct tstep **pre, bool quiet);
+/* A name for target @e in messages: "$p", "@cast", "@var", "int_arg". */
+const char *elab_target_shown(const struct ast_expr *e);
 bool elab_target_resolve(struct elab *e, struct elab_probe *p,
 			 struct ast_expr *t, bool quiet);
 

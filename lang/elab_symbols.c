@@ -252,7 +252,9 @@ static void expand_dollars(struct scope *sc, struct ast_expr *e)
 	const char *pretty = NULL;
 	size_t i, n = 0, k = 0;
 
-	if (e->u.target.ncomps == 1 && e->u.target.comps[0].kind == AST_TC_PRETTY)
+	/* a provider without types prints its values plainly */
+	if (e->u.target.ncomps == 1 && e->u.target.comps[0].kind == AST_TC_PRETTY &&
+	    pp->prov->target)
 		pretty = e->u.target.comps[0].name;
 	if (pp->prov->vars)
 		n = pp->prov->vars(pp, vars, 64);
@@ -406,7 +408,7 @@ static int name_expr(struct ast_expr *e, void *ctx)
 		return 1;
 	case AST_E_CALL:
 		/* register(), int_arg(N)...: a raw operand of the probe */
-		switch (elab_raw_call(sc->e, sc->probe, e)) {
+		switch (elab_raw_call(sc->e, sc->probe, e, false)) {
 		case 0:
 			return 0;
 		case 1:
@@ -421,7 +423,7 @@ static int name_expr(struct ast_expr *e, void *ctx)
 	case AST_E_DEFINED:
 		op = e->u.unary.operand;
 		found = true;
-		if (op->kind == AST_E_CALL && elab_raw_call(sc->e, sc->probe, op) < 0)
+		if (op->kind == AST_E_CALL && elab_raw_call(sc->e, sc->probe, op, true) < 0)
 			found = false;
 		else if (op->kind == AST_E_TARGET)
 			found = resolve_target(sc, op, true);

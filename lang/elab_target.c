@@ -58,39 +58,46 @@ static const struct raw_fn *raw_fn(const char *name)
 	return NULL;
 }
 
-int elab_raw_call(struct elab *e, struct elab_probe *p, struct ast_expr *call)
+/* diag_error() unless @quiet (@defined() asks without reporting). */
+#define report(e, quiet, ...) \
+	do { if (!(quiet)) diag_error((e)->diag, __VA_ARGS__); } while (0)
+
+int elab_raw_call(struct elab *e, struct elab_probe *p, struct ast_expr *call,
+		  bool quiet)
 {
 	const struct raw_fn *r;
 	const struct ast_exprs *a = &call->u.call.args;
 	struct ast_expr *t;
 	bool reg;
+	int want;
 
 	if (call->kind != AST_E_CALL || !(r = raw_fn(call->u.call.name)) ||
 	    elab_find_func(e, call->u.call.name))
 		return 0;
 	reg = r->raw == PROV_RAW_REG;
-	if (a->n != (size_t)(r->raw == PROV_RAW_REG || r->raw == PROV_RAW_ARG)) {
-		diag_error(e->diag, call->loc, "function '%s' takes %d argument%s, "
-			   "%zu given", call->u.call.name, a->n ? 0 : 1,
-			   a->n ? "s" : "", a->n);
+	want = reg || r->raw == PROV_RAW_ARG;
+	if (a->n != (size_t)want) {
+		report(e, quiet, call->loc, "function '%s' takes %d argument%s, "
+		       "%zu given", call->u.call.name, want, want == 1 ? "" : "s",
+		       a->n);
 		return -1;
 	}
 	if (a->n && a->v[0]->kind != (reg ? AST_E_STR : AST_E_NUM)) {
-		diag_error(e->diag, a->v[0]->loc, "%s() takes a %s: the kernel "
-			   "reads it when the probe fires", call->u.call.name,
-			   reg ? "register name as a string literal" :
-			   "constant argument number");
+		report(e, quiet, a->v[0]->loc, "%s() takes a %s: the kernel "
+		       "reads it when the probe fires", call->u.call.name,
+		       reg ? "register name as a string literal" :
+		       "constant argument number");
 		return -1;
 	}
 	if (!p || !p->pp->prov->target) {
-		diag_error(e->diag, call->loc, "%s() needs a probe on a function "
-			   "or a statement (%s)", call->u.call.name, p ?
-			   "this probe has no registers" : "not in a function");
+		report(e, quiet, call->loc, "%s() needs a probe on a function "
+		       "or a statement (%s)", call->u.call.name, p ?
+		       "this probe has no registers" : "not in a function");
 		return -1;
 	}
 	if (r->raw == PROV_RAW_ARG && (a->v[0]->u.num < 1 || a->v[0]->u.num > 64)) {
-		diag_error(e->diag, a->v[0]->loc, "%s(): argument %lld does not "
-			   "exist", call->u.call.name, (long long)a->v[0]->u.num);
+		report(e, quiet, a->v[0]->loc, "%s(): argument %lld does not "
+		       "exist", call->u.call.name, (long long)a->v[0]->u.num);
 		return -1;
 	}
 	t = ast_expr_new(AST_E_TARGET, call->loc);
@@ -106,8 +113,7 @@ int elab_raw_call(struct elab *e, struct elab_probe *p, struct ast_expr *call)
 	return 1;
 }
 
-/* A name to show for @e in messages: "$p", "@cast", "register". */
-static const char *shown(const struct ast_expr *e)
+const char *elab_target_shown(const struct ast_expr *e)
 {
 	if (e->u.target.name)
 		return e->u.target.name;
@@ -118,7 +124,7 @@ static const char *shown(const struct ast_expr *e)
 /* The steps of @e's components into @path; the steps array is the
  * caller's to free. */
 static int path_of(struct elab *e, const struct ast_expr *t,
-		   struct tpath *path, struct tstep **steps)
+		   struct tpath *path, struct tstep **steps, bool quiet)
 {
 	size_t i, n = 0;
 	struct tstep *v = xcalloc(t->u.target.ncomps + 1, sizeof(*v));
@@ -134,10 +140,10 @@ static int path_of(struct elab *e, const struct ast_expr *t,
 			break;
 		case AST_TC_INDEX:
 			if (c->index->kind != AST_E_NUM) {
-				diag_error(e->diag, c->index->loc, "the index of "
-					   "%s must be a constant: the kernel "
-					   "reads the element when the probe "
-					   "fires", shown(t));
+				report(e, quiet, c->index->loc, "the index of "
+				       "%s must be a constant: the kernel "
+				       "reads the element when the probe "
+				       "fires", elab_target_shown(t));
 				free(v);
 				return -1;
 			}
@@ -175,36 +181,36 @@ static void root_of(const struct ast_expr *t, struct prov_target *out)
 
 int elab_target_build(struct elab *e, struct elab_probe *p, struct ast_expr *t,
 		      struct prov_target *out, struct tstep **steps,
-		      struct tstep **pre)
+		      struct tstep **pre, bool quiet)
 {
 	struct ast_expr *base = t->u.target.base;
 
 	memset(out, 0, sizeof(*out));
 	*steps = *pre = NULL;
 	if (t->u.target.cast_type) {
-		if (base->kind == AST_E_CALL && elab_raw_call(e, p, base) < 0)
+		if (base->kind == AST_E_CALL && elab_raw_call(e, p, base, quiet) < 0)
 			return -1;
 		if (base->kind != AST_E_TARGET || base->u.target.cast_type ||
 		    (!base->u.target.raw && !base->u.target.global &&
 		     (!base->u.target.name || base->u.target.name[1] == '$'))) {
-			diag_error(e->diag, base->loc, "@cast needs a pointer the "
-				   "kernel can read when the probe fires: a target "
-				   "variable, register() or a *_arg() function");
+			report(e, quiet, base->loc, "@cast needs a pointer the "
+			       "kernel can read when the probe fires: a target "
+			       "variable, register() or a *_arg() function");
 			return -1;
 		}
 		root_of(base, out);
-		if (path_of(e, base, &out->pre, pre) < 0)
+		if (path_of(e, base, &out->pre, pre, quiet) < 0)
 			return -1;
 		out->cast_type = t->u.target.cast_type;
 		out->cast_module = t->u.target.cast_module;
 	} else if (!t->u.target.name && !t->u.target.global) {
-		diag_error(e->diag, t->loc, "autocast values are not supported: "
-			   "use @cast(value, \"type\")");
+		report(e, quiet, t->loc, "autocast values are not supported: "
+		       "use @cast(value, \"type\")");
 		return -1;
 	} else {
 		root_of(t, out);
 	}
-	if (path_of(e, t, &out->path, steps) < 0) {
+	if (path_of(e, t, &out->path, steps, quiet) < 0) {
 		free(*pre);
 		*pre = NULL;
 		return -1;
@@ -222,7 +228,7 @@ bool elab_target_resolve(struct elab *e, struct elab_probe *p,
 	char err[512] = "";
 	int r;
 
-	if (elab_target_build(e, p, t, &pt, &steps, &pre) < 0)
+	if (elab_target_build(e, p, t, &pt, &steps, &pre, quiet) < 0)
 		return false;
 	r = pp->prov->target(pp, &pt, &v, err, sizeof(err));
 	free(steps);
@@ -233,7 +239,7 @@ bool elab_target_resolve(struct elab *e, struct elab_probe *p,
 		if (r == -ENOENT && !err[0])
 			diag_error(e->diag, t->loc, "no target variable '%s' in "
 				   "probe '%s'", t->u.target.global ?
-				   t->u.target.global : shown(t), pp->pp);
+				   t->u.target.global : elab_target_shown(t), pp->pp);
 		else
 			diag_error(e->diag, t->loc, "%s", err[0] ? err :
 				   strerror(-r));
