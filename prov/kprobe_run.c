@@ -180,6 +180,15 @@ static int add_events(struct kstate *st, struct prov_probe *const *probes,
 
 		if (p->stacks != stacks)
 			continue;
+		if (stacks && kprobe_has_entry(k)) {
+			/* its records would come from perf samples, its
+			 * entry twin's from the ring: not merged in time */
+			run_error(st->run, "%s prints stacks and reads parameters "
+				  "at the function's entry: not both in one return "
+				  "probe yet", p->pp);
+			err = -EOPNOTSUPP;
+			goto out;
+		}
 		kprobe_ename(p, false, name, sizeof(name));
 		free(k->ename);
 		k->ename = xstrdup(name);

@@ -56,7 +56,7 @@ static char *target_key(const struct prov_target *t, bool entry)
 	size_t i, k;
 	char *s;
 
-	fmt_sb_addf(&sb, "$dw:%s:%d:%s:%s:%s:%d", t->root, t->is_global,
+	fmt_sb_addf(&sb, "$dw:%s:%d:%s:%s:%s:%d", t->root ? t->root : "", t->is_global,
 		    t->cast_type ? t->cast_type : "",
 		    t->cast_module ? t->cast_module : "", entry ? "e" : "", t->raw);
 	for (k = 0; k < 2; k++) {
@@ -173,7 +173,10 @@ int uprobe_dw_target(struct prov_probe *p, const struct prov_target *t,
 	struct dwinfo *dw;
 	struct tval tv = { 0 };
 	struct tplace pl = { 0 };
-	bool entry = d->ret && strcmp(t->root, "return") && !t->is_global;
+	/* in a return probe, a variable (not $return, a global, or a raw
+	 * register at the return) is its value at the entry */
+	bool entry = d->ret && t->root && strcmp(t->root, "return") &&
+		     !t->is_global && t->raw == PROV_RAW_NONE;
 	uint64_t pc = entry ? d->evaddr : d->vaddr;
 	char *key;
 	struct uvar *v;
@@ -224,7 +227,7 @@ int uprobe_dw_target(struct prov_probe *p, const struct prov_target *t,
 		if (ret == -ENOENT && !err[0])
 			ret = errmsg(err, errlen, -ENOENT, "no global '%s' in %s",
 				     t->root, d->path);
-	} else if (d->ret && !strcmp(t->root, "return")) {
+	} else if (d->ret && t->root && !strcmp(t->root, "return")) {
 		ret = dwtype_return(dw, d->vaddr, &t->path, &tv, err, errlen);
 		if (ret == -ENOENT && !err[0])
 			ret = errmsg(err, errlen, -ENOENT, "%s returns nothing "

@@ -104,7 +104,8 @@ int session_filter(struct session *s, struct tp *tp, const char *filter,
 
 /* ---- session_probes.c, stale.c: dynamic events -------------------------- */
 
-/* Parse "tapkit_<pid>_<start>"; true when @name is one of ours. */
+/* Parse "tapkit_<pid>_<start>" (or a later session's "..._<n>"); true when
+ * @name is one of ours. */
 bool session_parse_name(const char *name, pid_t *pid, unsigned long long *start);
 /* True while the session named by @pid/@start is alive. */
 bool session_owner_alive(pid_t pid, unsigned long long start);

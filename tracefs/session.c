@@ -71,14 +71,24 @@ static void close_all_at_exit(void)
 
 struct session *session_new(const struct session_opts *o)
 {
+	static unsigned int nsessions;
 	struct session *s = xcalloc(1, sizeof(*s));
 	unsigned long long start = 0;
+	unsigned int n = nsessions++;
 
 	if (o)
 		s->o = *o;
 	s->self = getpid();
 	task_start_time(getpid(), &start);
-	snprintf(s->name, sizeof(s->name), SESSION_PREFIX "%d_%llu", getpid(), start);
+	/* the second and later sessions of a process (a script's providers)
+	 * get instances and groups of their own: a shared instance would
+	 * split its rings' records between two readers */
+	if (n)
+		snprintf(s->name, sizeof(s->name), SESSION_PREFIX "%d_%llu_%u",
+			 getpid(), start, n);
+	else
+		snprintf(s->name, sizeof(s->name), SESSION_PREFIX "%d_%llu",
+			 getpid(), start);
 	return s;
 }
 

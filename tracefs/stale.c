@@ -36,6 +36,8 @@ bool session_parse_name(const char *name, pid_t *pid, unsigned long long *start)
 	if (*end != '_' || p <= 0 || end[1] < '0' || end[1] > '9')
 		return false;
 	*start = strtoull(end + 1, &end, 10);
+	if (*end == '_' && end[1] >= '0' && end[1] <= '9')	/* a later session */
+		strtoul(end + 1, &end, 10);
 	if (*end)
 		return false;
 	*pid = (pid_t)p;

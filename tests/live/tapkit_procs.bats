@@ -118,3 +118,14 @@ end $sp sleep" ] || { show_run; false; }
 	[[ "$stderr" == "<input>:1:27: error: "*nosuch* ]] || { show_run; false; }
 	assert_clean "$RUN_PID"
 }
+
+@test "tapkit procs: two providers in one script each see every record, in sessions of their own" {
+	run_pid tapkit -c 'sh -c "for i in 1 2 3 4 5 6 7 8 9 10; do /bin/true; done"' -e 'global a, b
+probe process.begin { if (ppid() == target()) a++ }
+probe kernel.trace("sched:sched_process_exec") { if ($filename == "/bin/true") b++ }
+probe end { printf("%d %d\n", a, b) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$output" = "10 10" ] || { show_run; false; }
+	[ -z "${stderr:-}" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
