@@ -122,7 +122,7 @@ UNIT_TEST(pie_and_library_after_exit_and_removal)
 	unsigned long csize = nm_size(HELPERS "stackprog", "c");
 	unsigned long lsize = nm_size(HELPERS "libtkstack.so", "tkstack_lib");
 	char lib[160];
-	struct prog p;
+	struct prog p = { 0 };
 
 	if (start(&p, "stackprog"))
 		SKIP("requires: " HELPERS "stackprog (make tests-build)");
@@ -188,7 +188,7 @@ UNIT_TEST(fixed_address_executable)
 {
 	struct symcache *c = symcache_new();
 	struct symcache_sym s;
-	struct prog p;
+	struct prog p = { 0 };
 
 	if (start(&p, "stackprog-nopie"))
 		SKIP("requires: " HELPERS "stackprog-nopie (make tests-build)");
@@ -222,7 +222,7 @@ UNIT_TEST(file_and_line)
 	struct symcache_sym s;
 	char want[256];
 	int line = a2l_line(HELPERS "stackprog", "c", want, sizeof(want));
-	struct prog p;
+	struct prog p = { 0 };
 
 	if (line <= 0 || start(&p, "stackprog"))
 		SKIP("requires: " HELPERS "stackprog and addr2line");
@@ -246,7 +246,7 @@ UNIT_TEST(jit_map_in_the_process_root)
 	struct symcache *c = symcache_new();
 	struct symcache_sym s;
 	char map[64], mod[64];
-	struct prog p;
+	struct prog p = { 0 };
 	FILE *f;
 
 	if (start(&p, "stackprog"))
@@ -304,7 +304,7 @@ UNIT_TEST(maps_told_for_a_process_never_noted)
 	struct symcache_sym s;
 	unsigned long lo, hi, pg;
 	pid_t fake = 4194000;	/* above any pid_max default: never a process */
-	struct prog p;
+	struct prog p = { 0 };
 
 	if (start(&p, "stackprog"))
 		SKIP("requires: " HELPERS "stackprog (make tests-build)");
