@@ -56,6 +56,8 @@ __attribute__((noinline)) long spin_touch(long pages)
 
 	if (p == MAP_FAILED)
 		exit(1);
+	/* a fault per page: no transparent huge page takes 512 at once */
+	madvise(p, (size_t)pages * psz, MADV_NOHUGEPAGE);
 	before = faults();
 	for (i = 0; i < pages; i++)
 		p[i * psz] = 1;
@@ -79,6 +81,9 @@ int main(int argc, char **argv)
 			return 1;
 		if (!pid) {
 			spin_touch(pages);
+			/* alive a while, so a tracer reads its samples while
+			 * /proc still says which program it runs */
+			usleep(300000);
 			_exit(0);
 		}
 		if (wait4(pid, &status, 0, &ru) != pid)

@@ -197,10 +197,11 @@ stack_names() {
 
 @test "tapkit perf: timer.profile's user stacks name the functions of a program that has exited" {
 	local prog=$TAPKIT_TOP/build/tests/helpers/spinstack
-	# print_ubacktrace() at the 5th sample; the most frequent stack in the
-	# end probe, once the program is gone
-	run_pid tapkit -c "$prog 300" -e 'global s, n
-probe timer.profile { if (pid() == target()) { n++; if (n == 5) print_ubacktrace(); s[ubacktrace()] <<< 1 } }
+	# print_ubacktrace() at the first sample in the spinning loop (the
+	# first ones may catch the loader starting the program); the most
+	# frequent stack in the end probe, once the program is gone
+	run_pid tapkit -c "$prog 300" -e 'global s, n, shown
+probe timer.profile { if (pid() == target()) { n++; if (!shown && isinstr(sprint_ubacktrace(), "spin_middle")) { shown = 1; print_ubacktrace() } s[ubacktrace()] <<< 1 } }
 probe end { printf("--\n"); foreach (k in s- limit 1) print_ustack(k); printf("samples=%d\n", n) }'
 	[ "$status" -eq 0 ] || { show_run; false; }
 	local live dead
