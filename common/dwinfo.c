@@ -155,6 +155,22 @@ void dwinfo_free(struct dwinfo *dw)
 	free(dw);
 }
 
+int dwinfo_line(struct dwinfo *dw, uint64_t addr, const char **file, int *line)
+{
+	Dwfl_Line *l = dwfl_module_getsrc(dw->mod, addr + dw->mainbias);
+	const char *f;
+	int n = 0;
+
+	if (!l)
+		return -ENOENT;
+	f = dwfl_lineinfo(l, NULL, &n, NULL, NULL, NULL);
+	if (!f || n <= 0)
+		return -ENOENT;
+	*file = f;
+	*line = n;
+	return 0;
+}
+
 const char *dwinfo_debug_file(const struct dwinfo *dw)
 {
 	return dw->debug_file;

@@ -42,6 +42,15 @@ void dwinfo_free(struct dwinfo *dw);
  */
 char *dwinfo_symbol_file(const char *path, const char *debug_dirs);
 
+/**
+ * dwinfo_line() - the source file and line of link-time address @addr
+ * (stacks printed with file:line)
+ * @file: receives the line table's file name, valid as long as @dw
+ *
+ * 0, or -ENOENT when no line covers @addr.
+ */
+int dwinfo_line(struct dwinfo *dw, uint64_t addr, const char **file, int *line);
+
 /* The file the DWARF was read from: the object or its debug file. */
 const char *dwinfo_debug_file(const struct dwinfo *dw);
 

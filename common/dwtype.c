@@ -41,20 +41,8 @@
 
 #define MAX_DEPTH	16	/* anonymous members within each other */
 
-static int fail(struct dwwalk *w, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(struct dwwalk *w, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (w->err && w->errlen) {
-		va_start(ap, fmt);
-		vsnprintf(w->err, w->errlen, fmt, ap);
-		va_end(ap);
-	}
-	return ret;
-}
+/* The walk's failure: @ret with the message in the caller's buffer. */
+#define fail(w, ret, ...) errmsg((w)->err, (w)->errlen, (ret), __VA_ARGS__)
 
 static void what_add(struct dwwalk *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -85,34 +73,6 @@ char *dwt_obj_name(struct dwobj *o)
 	return dwt_name(o->is_void ? NULL : &o->type, o->dim);
 }
 
-/*
- * The value of @o's place as a fetch location ("%di", "-24(%bp)",
- * "@+0x4040", "+8(+16(%di))").  Not tplace_value(): after a pointer
- * read from a global is followed, the base is "@+0x4048" itself, which
- * tplace_value() would take for the "@+" of a global's own place.
- */
-char *dwt_value_loc(struct dwobj *o)
-{
-	const struct tplace *p = &o->pl;
-
-	if (p->mem && (!strcmp(p->loc, "@+") || !strcmp(p->loc, "@")))
-		return xasprintf("%s0x%" PRIx64, p->loc, (uint64_t)p->off);
-	if (!p->mem)
-		return xstrdup(p->loc);
-	return xasprintf("%+" PRId64 "(%s)", p->off, p->loc);
-}
-
-/* The place @o's value (a pointer) points to, plus @off. */
-void dwt_obj_deref(struct dwobj *o, int64_t off)
-{
-	char *v = dwt_value_loc(o);
-
-	free(o->pl.loc);
-	o->pl.loc = v;
-	o->pl.off = off;
-	o->pl.mem = true;
-}
-
 static bool is_const_loc(const struct tplace *p)
 {
 	return !p->mem && p->loc[0] == '\\';
@@ -125,7 +85,7 @@ static int deref(struct dwwalk *w, struct dwobj *o, Dwarf_Die *pointee,
 	if (is_const_loc(&o->pl))
 		return fail(w, -EINVAL, "'%s' is a constant the compiler "
 			    "folded: it points nowhere", w->what);
-	dwt_obj_deref(o, off);
+	tplace_deref(&o->pl, off);
 	o->is_void = is_void;
 	if (!is_void)
 		o->type = *pointee;
@@ -479,7 +439,7 @@ static int emit(struct dwwalk *w, struct dwobj *o, const struct tpath *path,
 		if (o->dim == nd - 1 && dwt_type_of(&p, &t) && dwt_peel(&t, &t) &&
 		    dwt_is_char(&t) && o->pl.mem) {
 			/* a char array: the string in place */
-			one_arg(w, out, dwt_value_loc(o));
+			one_arg(w, out, tplace_value(&o->pl));
 			snprintf(out->args[0].type, sizeof(out->args[0].type),
 				 "string");
 			out->kind = TVAL_STRING;
@@ -519,7 +479,7 @@ static int emit(struct dwwalk *w, struct dwobj *o, const struct tpath *path,
 	dwt_scalar_arg(&p, o, &out->args[0]);
 	if (out->args[0].is_char_ptr) {
 		/* a char pointer: the string it points to */
-		char *v = dwt_value_loc(o);
+		char *v = tplace_value(&o->pl);
 
 		if (is_const_loc(&o->pl)) {
 			free(v);
@@ -538,7 +498,7 @@ static int emit(struct dwwalk *w, struct dwobj *o, const struct tpath *path,
 			   "which cannot be fetched", w->what, dwt_size(&p), tn);
 		goto out;
 	}
-	out->args[0].loc = dwt_value_loc(o);
+	out->args[0].loc = tplace_value(&o->pl);
 	out->kind = TVAL_LONG;
 done:
 	out->ctype = tn;

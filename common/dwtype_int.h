@@ -101,8 +101,6 @@ bool dwt_is_tls(Dwarf_Die *die);
 
 /* Helpers of dwtype.c that dwt_pretty() uses. */
 int dwt_member_at(struct dwwalk *w, struct dwobj *o, Dwarf_Die *member);
-char *dwt_value_loc(struct dwobj *o);
-void dwt_obj_deref(struct dwobj *o, int64_t off);
 void dwt_obj_copy(struct dwobj *to, const struct dwobj *from);
 void dwt_scalar_arg(Dwarf_Die *peeled, struct dwobj *o, struct fetcharg *a);
 

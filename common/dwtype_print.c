@@ -360,7 +360,7 @@ static void pr_array(struct pp *p, struct dwobj *o, Dwarf_Die *arr, int depth)
 		return;
 	}
 	if (o->dim == nd - 1 && dwt_peel(&elem, &pe) && dwt_is_char(&pe)) {
-		put_arg(p, dwt_value_loc(o), NULL, o, "string");
+		put_arg(p, tplace_value(&o->pl), NULL, o, "string");
 		return;
 	}
 	count = dims[o->dim];
@@ -415,16 +415,16 @@ static void pr(struct pp *p, struct dwobj *o, int depth)
 		}
 		/* fall through */
 	case DW_TAG_enumeration_type:
-		put_arg(p, dwt_value_loc(o), &t, o, NULL);
+		put_arg(p, tplace_value(&o->pl), &t, o, NULL);
 		return;
 	case DW_TAG_pointer_type:
 		if (o->pl.loc[0] == '\\') {
-			put_arg(p, dwt_value_loc(o), &t, o, NULL);
+			put_arg(p, tplace_value(&o->pl), &t, o, NULL);
 			return;
 		}
 		if (dwt_type_of(&t, &pointee) && dwt_peel(&pointee, &pp)) {
 			if (dwt_is_char(&pp) && (!depth || p->level == 2)) {
-				char *v = dwt_value_loc(o);
+				char *v = tplace_value(&o->pl);
 
 				put_arg(p, xasprintf("+0(%s)", v), NULL, o,
 					"string");
@@ -437,14 +437,14 @@ static void pr(struct pp *p, struct dwobj *o, int depth)
 				struct dwobj c;
 
 				dwt_obj_copy(&c, o);
-				dwt_obj_deref(&c, 0);
+				tplace_deref(&c.pl, 0);
 				c.type = pointee;
 				pr(p, &c, depth);
 				tplace_release(&c.pl);
 				return;
 			}
 		}
-		put_arg(p, dwt_value_loc(o), &t, o, NULL);
+		put_arg(p, tplace_value(&o->pl), &t, o, NULL);
 		return;
 	case DW_TAG_structure_type:
 	case DW_TAG_union_type:
@@ -472,7 +472,7 @@ int dwt_pretty(struct dwwalk *w, struct dwobj *o, int level, struct tval *out)
 		Dwarf_Die t;
 
 		if (dwt_peel(&o->type, &t))
-			put_arg(&p, dwt_value_loc(o), &t, o, NULL);
+			put_arg(&p, tplace_value(&o->pl), &t, o, NULL);
 	} else {
 		pr(&p, o, 0);
 	}

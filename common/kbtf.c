@@ -345,20 +345,8 @@ static bool find_member(const struct btf *b, const struct btf_type *t,
 	return false;
 }
 
-static int walk_err(struct walk *w, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int walk_err(struct walk *w, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (w->err && w->errlen) {
-		va_start(ap, fmt);
-		vsnprintf(w->err, w->errlen, fmt, ap);
-		va_end(ap);
-	}
-	return ret;
-}
+/* The walk's failure: @ret with the message in the caller's buffer. */
+#define walk_err(w, ret, ...) errmsg((w)->err, (w)->errlen, (ret), __VA_ARGS__)
 
 /* Make the current object a struct/union/array in memory: follow a
  * pointer to one first. */

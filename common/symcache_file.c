@@ -20,7 +20,6 @@
 #include <sys/stat.h>
 
 #include "common/dwinfo.h"
-#include "common/dwline.h"
 #include "common/elffile.h"
 #include "common/elfsym.h"
 #include "common/log.h"
@@ -41,14 +40,14 @@ struct sc_file {
 	struct sc_seg *segs;
 	size_t nsegs;
 	struct elfsym_list syms;
-	struct dwline_map *dl;
+	struct dwinfo *dl;	/* its DWARF, for file:line */
 };
 
 void scfile_free(struct sc_file *f)
 {
 	if (!f)
 		return;
-	dwline_free(f->dl);
+	dwinfo_free(f->dl);
 	elfsym_list_release(&f->syms);
 	elffile_free(f->ef);
 	free(f->segs);
@@ -250,11 +249,11 @@ int scfile_line(struct sc_file *f, uint64_t vaddr, const char **file,
 		 * beside it (.gnu_debuglink) is found there */
 		if (f->root_path && stat(f->root_path, &st) == 0 &&
 		    st.st_dev == f->dev && st.st_ino == f->ino)
-			f->dl = dwline_open(f->root_path, NULL);
+			f->dl = dwinfo_open(f->root_path, NULL, NULL, 0);
 		if (!f->dl)
-			f->dl = dwline_open(f->self_path, NULL);
+			f->dl = dwinfo_open(f->self_path, NULL, NULL, 0);
 	}
 	if (!f->dl)
 		return -ENOENT;
-	return dwline_lookup(f->dl, vaddr, file, line);
+	return dwinfo_line(f->dl, vaddr, file, line);
 }

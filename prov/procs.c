@@ -13,8 +13,10 @@
  *                 (sched:sched_process_exec), and the children a process
  *                 running path forks.
  *   end           the end of a process: sched:sched_process_exit of its
- *                 last thread (group_dead).  For process("path"), also an
- *                 exec of such a process into another program.
+ *                 last thread (group_dead, Linux 6.16), or on older
+ *                 kernels of its main thread (a process whose main thread
+ *                 leaves first ends early there).  For process("path"),
+ *                 also an exec of such a process into another program.
  *   thread.begin  a new thread (CLONE_THREAD) of the process(es)
  *   thread.end    a thread other than the main one exits
  *
@@ -327,6 +329,7 @@ struct pstate {
 	struct tk_field nt_pid, nt_comm, nt_flags;
 	struct tk_field ex_file, ex_pid;
 	struct tk_field xt_comm, xt_pid, xt_dead;
+	bool has_dead;			/* the kernel has group_dead */
 	struct tk_field eg_code, e1_code;
 	struct hmap *threads;	/* threads made while we watched: process */
 	struct hmap *parents;	/* processes made while we watched: parent */
@@ -492,12 +495,13 @@ static void on_exit_task(struct pstate *st, const struct tk_event *ev)
 {
 	char comm[16];
 	pid_t tid = (pid_t)field_int(ev, &st->xt_pid), tgid, code;
-	bool dead = field_int(ev, &st->xt_dead) != 0;
 	struct pev e = { .ev = ev, .tid = tid, .comm = comm, .code = -1 };
+	bool dead;
 	size_t i;
 
 	field_str(ev, &st->xt_comm, comm, sizeof(comm));
 	tgid = tgid_of(st, tid);
+	dead = st->has_dead ? field_int(ev, &st->xt_dead) != 0 : tid == tgid;
 	e.pid = tgid;
 	if (!map_take(st->parents, tgid, &e.ppid, dead)) {
 		e.ppid = task_ppid(tgid);
@@ -738,12 +742,8 @@ static int prov_procs_attach(struct run *run, struct prov_probe *const *probes,
 	    (err = field(st, xt, "comm", &st->xt_comm)) < 0 ||
 	    (err = field(st, xt, "pid", &st->xt_pid)) < 0)
 		return err;
-	if (format_field(xt->event, "group_dead", &st->xt_dead) < 0) {
-		run_error(run, "sched:sched_process_exit has no group_dead field "
-			  "(Linux 6.16): process.end needs it to tell a process's "
-			  "end from a thread's");
-		return -ENOTSUP;
-	}
+	/* without group_dead (before 6.16) the main thread's exit ends it */
+	st->has_dead = format_field(xt->event, "group_dead", &st->xt_dead) == 0;
 	st->newtask_id = nt->id;
 	st->exec_id = ex->id;
 	st->exit_id = xt->id;

@@ -10,8 +10,6 @@ setup() {
 	require_root
 	require_tracefs_file events/task/task_newtask
 	require_tracefs_file events/sched/sched_process_exit
-	grep -q group_dead "$TRACEFS/events/sched/sched_process_exit/format" ||
-		skip "requires: sched_process_exit's group_dead field (Linux 6.16)"
 }
 
 teardown() {
