@@ -143,14 +143,17 @@ static int64_t event_mono(struct vm *vm)
 static int64_t event_real(struct vm *vm)
 {
 	static int64_t offset, taken;
-	int64_t mono = event_mono(vm), now = clock_ns(CLOCK_MONOTONIC);
+	int64_t mono = event_mono(vm);
 
-	if (!taken || now - taken > 1000000000) {
+	/* events come in time order: their own times say when a second
+	 * has passed, with no clock read per call */
+	if (!taken || mono - taken > 1000000000 || mono < taken - 1000000000) {
+		int64_t before = clock_ns(CLOCK_MONOTONIC);
 		int64_t real = clock_ns(CLOCK_REALTIME);
 		int64_t after = clock_ns(CLOCK_MONOTONIC);
 
-		offset = real - (now + (after - now) / 2);
-		taken = after;
+		offset = real - (before + (after - before) / 2);
+		taken = mono;
 	}
 	return mono + offset;
 }

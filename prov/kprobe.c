@@ -732,6 +732,7 @@ static void kprobe_free_probe(struct prov_probe *p)
 		tval_release(&k->vars[i].v);
 		free(k->vars[i].fields);
 		free(k->vars[i].buf);
+		fmt_sb_release(&k->vars[i].text);
 	}
 	free(k->vars);
 	kbtf_vars_free(k->params, k->nparams);

@@ -14,6 +14,7 @@
 
 #include "common/event.h"
 #include "common/tpath.h"
+#include "lang/fmt_sb.h"
 #include "lang/provider.h"
 
 #define KPROBE_STR_MAX 4096
@@ -29,7 +30,9 @@ struct kvar {
 	bool entry;		/* a return probe's $param: fetched at entry */
 	/* while attached: where each arg is in its record */
 	struct tk_field *fields;
-	char *buf;		/* string / pretty text, KPROBE_STR_MAX */
+	char *buf;		/* string text, KPROBE_STR_MAX */
+	struct strbuf text;	/* pretty text (kept: no allocation per
+				 * event) */
 };
 
 struct kprobe {

@@ -347,25 +347,27 @@ static void pretty_arg(const struct fetcharg *a, const struct tk_event *rec,
 
 static const char *pretty(struct kvar *kv, const struct tk_event *rec)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf *sb = &kv->text;
 	const char *c;
+
+	fmt_sb_reset(sb);
 
 	for (c = kv->v.fmt; *c; c++) {
 		char *end;
 		unsigned long i;
 
 		if (*c != '%' || c[1] < '1' || c[1] > '9') {
-			fmt_sb_addf(&sb, "%c", *c);
+			fmt_sb_addc(sb, *c);
 			continue;
 		}
 		i = strtoul(c + 1, &end, 10);
 		if (i >= 1 && i <= kv->v.nargs)
-			pretty_arg(&kv->v.args[i - 1], rec, &kv->fields[i - 1], &sb);
+			pretty_arg(&kv->v.args[i - 1], rec, &kv->fields[i - 1], sb);
 		c = end - 1;
 	}
-	snprintf(kv->buf, KPROBE_STR_MAX, "%s", sb.len ? fmt_sb_str(&sb) : "");
-	fmt_sb_release(&sb);
-	return kv->buf;
+	if (sb->len >= KPROBE_STR_MAX)
+		fmt_sb_truncate(sb, KPROBE_STR_MAX - 1);
+	return sb->len ? fmt_sb_str(sb) : "";
 }
 
 int kprobe_fetch(const struct prov_probe *p, void *evp, int idx, int64_t sub,

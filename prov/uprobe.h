@@ -14,6 +14,7 @@
 
 #include "common/event.h"
 #include "common/fetcharg.h"
+#include "lang/fmt_sb.h"
 #include "lang/provider.h"
 
 struct session;
@@ -59,14 +60,17 @@ struct uvar {
 	char *fmt;		/* UV_PRETTY: "{.a=%1, .b=%2}" */
 	struct upart *parts;
 	size_t nparts;
+	struct strbuf text;	/* UV_PRETTY: where each value is written
+				 * (kept: no allocation per event) */
 };
 
 /* Saved entry values of one thread, for a .return probe (a stack: the
  * function may recurse). */
 struct uframe {
 	int tid;
-	char **vals;		/* one per entry var, strings or numbers */
-	int64_t *nums;
+	char **vals;		/* one UPROBE_STR_MAX buffer per string entry
+				 * var, kept when the frame is reused */
+	int64_t *nums;		/* numbers; for a string, nonzero: faulted */
 	struct uframe *next;
 };
 

@@ -91,16 +91,9 @@ static void frame_free(struct uframe *f, size_t nv)
 	free(f);
 }
 
-/* Done with @f: its strings go, the frame is kept for the next entry. */
+/* Done with @f: kept, with its string buffers, for the next entry. */
 static void frame_recycle(struct uprobe *d, struct uframe *f)
 {
-	size_t i;
-
-	for (i = 0; i < d->nv; i++)
-		if (f->vals[i]) {
-			free(f->vals[i]);
-			f->vals[i] = NULL;
-		}
 	f->next = d->spare;
 	d->spare = f;
 }
@@ -109,7 +102,6 @@ static void frame_recycle(struct uprobe *d, struct uframe *f)
 static void push_entry(struct uprobe *d, const struct tk_event *ev)
 {
 	struct uframe *f = d->spare;
-	char buf[UPROBE_STR_MAX];
 	size_t i;
 
 	if (f) {		/* a frame of an earlier call: no allocation */
@@ -125,13 +117,17 @@ static void push_entry(struct uprobe *d, const struct tk_event *ev)
 
 		if (!v->entry || (!v->def && !v->nparts))
 			continue;
-		if (v->kind == UV_PRETTY) {
-			f->vals[i] = xstrdup(uprobe_pretty(&d->v[i], ev));
-		} else if (v->kind == UV_STRING) {
-			if (!field_str_fault(ev, &v->f)) {
-				field_str(ev, &v->f, buf, sizeof(buf));
-				f->vals[i] = xstrdup(buf);
-			}
+		if (v->kind == UV_PRETTY || v->kind == UV_STRING) {
+			if (!f->vals[i])	/* the frame's first call */
+				f->vals[i] = xmalloc(UPROBE_STR_MAX);
+			f->nums[i] = 0;
+			if (v->kind == UV_PRETTY)
+				snprintf(f->vals[i], UPROBE_STR_MAX, "%s",
+					 uprobe_pretty(&d->v[i], ev));
+			else if ((f->nums[i] = field_str_fault(ev, &v->f)))
+				f->vals[i][0] = '\0';
+			else
+				field_str(ev, &v->f, f->vals[i], UPROBE_STR_MAX);
 		} else {
 			f->nums[i] = uprobe_var_long(v, ev);
 		}

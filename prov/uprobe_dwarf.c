@@ -316,9 +316,11 @@ static void add_quoted(struct strbuf *sb, const char *s)
 /* A pretty value's text from its parts' fields in @ev. */
 const char *uprobe_pretty(struct uvar *v, const struct tk_event *ev)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = v->text;
 	char buf[UPROBE_STR_MAX];
 	const char *f;
+
+	fmt_sb_reset(&sb);
 
 	for (f = v->fmt; *f; f++) {
 		struct upart *pt;
@@ -359,9 +361,8 @@ const char *uprobe_pretty(struct uvar *v, const struct tk_event *ev)
 			fmt_sb_addf(&sb, "%" PRId64, x);
 		}
 	}
-	if (!v->buf)
-		v->buf = xmalloc(UPROBE_STR_MAX);
-	snprintf(v->buf, UPROBE_STR_MAX, "%s", fmt_sb_str(&sb));
-	fmt_sb_release(&sb);
-	return v->buf;
+	if (sb.len >= UPROBE_STR_MAX)
+		fmt_sb_truncate(&sb, UPROBE_STR_MAX - 1);
+	v->text = sb;
+	return fmt_sb_str(&v->text);
 }

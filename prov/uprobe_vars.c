@@ -395,7 +395,7 @@ int uprobe_fetch(const struct prov_probe *p, void *evp, int idx, int64_t sub,
 			return -ENOENT;	/* the entry was not seen */
 		if (v->kind == UV_STRING || v->kind == UV_PRETTY) {
 			out->s = d->cur->vals[idx] ? d->cur->vals[idx] : "";
-			out->l = !d->cur->vals[idx];
+			out->l = d->cur->nums[idx];	/* faulted */
 		} else {
 			out->l = d->cur->nums[idx];
 		}
@@ -459,6 +459,7 @@ void uprobe_vars_free(struct uprobe *u)
 		free(u->v[i].cval);
 		free(u->v[i].ctype);
 		free(u->v[i].buf);
+		fmt_sb_release(&u->v[i].text);
 	}
 	free(u->v);
 	u->v = NULL;
