@@ -16,12 +16,6 @@ teardown() {
 	stop_leftover_tool
 }
 
-show_run() {
-	echo "# status $status" >&2
-	echo "# --- stdout" >&2; printf '%s\n' "$output" | sed 's/^/# /' >&2
-	echo "# --- stderr" >&2; printf '%s\n' "${stderr:-}" | sed 's/^/# /' >&2
-}
-
 @test "tapkit procs: process.begin and process.end of three children, in their own context, with exit codes" {
 	run_pid tapkit -c "$FORKER 3" -e 'global b, e
 probe process.begin { if (ppid() == target()) { b++; printf("begin %d %d %s\n", pid(), tid(), execname()) } }
