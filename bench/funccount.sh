@@ -49,7 +49,6 @@ bench_init
 LOOP=$BB/uprobe_loop
 [ -x "$LOOP" ] || { log "bench: build/bench/uprobe_loop is not built (sys/sdt.h from systemtap-sdt-dev?)"; exit 1; }
 WL_BIN=$LOOP
-wanted() { [ -z "$ONLY" ] || [[ ",$ONLY," == *",$1,"* ]]; }
 
 # fc_count NAME FILE: the count funccount printed for NAME (a function, or
 # a USDT probe as PROVIDER:NAME), -1 when absent
@@ -60,10 +59,6 @@ fc_count() {
 bpf_count() {
 	awk '$1 == "@:" { print $2; f = 1; exit } END { if (!f) print -1 }' "$1"
 }
-bpf_lost() {
-	grep -oiE 'lost [0-9]+ events' "$TR_OUT" "$TR_ERR" | awk '{ s += $2 } END { print s + 0 }'
-}
-BPF_MEMLOCK="ulimit -l unlimited 2>/dev/null;"
 
 cfg_tkf_label() { echo "funccount PATH:tk_bench_hit"; }
 cfg_tkf_check() { return 0; }

@@ -50,8 +50,6 @@ LOOP=$BB/uprobe_loop
 [ -x "$LOOP" ] || { log "bench: build/bench/uprobe_loop is not built (sys/sdt.h from systemtap-sdt-dev?)"; exit 1; }
 WL_BIN=$LOOP
 SCRIPT=$ROOT/scripts/examples/functime.stp
-wanted() { [ -z "$ONLY" ] || [[ ",$ONLY," == *",$1,"* ]]; }
-BPF_MEMLOCK="ulimit -l unlimited 2>/dev/null;"
 
 # tk_calls FILE: the call count functime.stp printed last
 tk_calls() {
@@ -60,9 +58,6 @@ tk_calls() {
 # bpf_hist_total FILE: the sum of bpftrace's histogram buckets
 bpf_hist_total() {
 	awk '/^\[/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+$/ && $(i+1) ~ /^\|/) s += $i; f = 1 } END { print (f ? s : -1) }' "$1"
-}
-bpf_lost() {
-	grep -oiE 'lost [0-9]+ events' "$TR_OUT" "$TR_ERR" | awk '{ s += $2 } END { print s + 0 }'
 }
 
 cfg_tkt_label() { echo "tapkit functime.stp (entry + return)"; }

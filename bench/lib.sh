@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# bench/lib.sh: shared by bench/syscount.sh and bench/transport.sh.
+# bench/lib.sh: shared by the scripts of bench/.
 #
 # The method (PERF.md): one workload, a tight loop of N getppid() calls that
 # times itself (bench/getppid_loop.c); every traced run is paired with an
@@ -56,6 +56,14 @@ vlog() { [ "$VERBOSE" -gt 0 ] && printf '%s\n' "$*" >&2; return 0; }
 now_us() { local t=${EPOCHREALTIME/./}; printf '%s' "$t"; }
 
 have() { command -v "$1" >/dev/null 2>&1; }
+# wanted ID: true when -t did not leave ID out
+wanted() { [ -z "$ONLY" ] || [[ ",$ONLY," == *",$1,"* ]]; }
+# bpf_lost: the events bpftrace said it lost, in the traced run's output
+bpf_lost() {
+	grep -oiE 'lost [0-9]+ events' "$TR_OUT" "$TR_ERR" | awk '{ s += $2 } END { print s + 0 }'
+}
+# bpftrace's maps need locked memory beyond a shell's default
+BPF_MEMLOCK="ulimit -l unlimited 2>/dev/null;"
 
 # ---- set-up and teardown ---------------------------------------------------
 

@@ -83,7 +83,6 @@ TAPKIT=$TMP/tk/build/bin/tapkit
 TAPKIT_DESC=$( { [ -n "$TAPKIT_TREE" ] && git -C "$TAPKIT_TREE" describe --always --dirty 2>/dev/null; } || echo "not a git tree")
 LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
 
-wanted() { [ -z "$ONLY" ] || [[ ",$ONLY," == *",$1,"* ]]; }
 
 # tapkit prints the globals a script never reads at the end, as stap does:
 #   c=0x2dc6c2   c["getppid_loop"]=0x2dc6c2

@@ -181,6 +181,13 @@ release_workload() {
 SYSLOOP=$TAPKIT_TOP/build/tests/helpers/sysloop
 
 # Print the output for a failing test.
+# show_run: what bats' run (--separate-stderr) captured, for a failure.
+show_run() {
+	echo "# status $status" >&2
+	echo "# --- stdout" >&2; printf '%s\n' "$output" | sed 's/^/# /' >&2
+	echo "# --- stderr" >&2; printf '%s\n' "${stderr:-}" | sed 's/^/# /' >&2
+}
+
 show_output() {
 	echo "# --- stdout" >&2; sed 's/^/# /' "$OUT" >&2
 	echo "# --- stderr" >&2; sed 's/^/# /' "$ERR" >&2

@@ -45,12 +45,6 @@ start_sigtarget() {
 }
 
 # Print a `run` result for a failing test.
-show_run() {
-	echo "# status $status" >&2
-	echo "# --- stdout" >&2; printf '%s\n' "$output" | sed 's/^/# /' >&2
-	echo "# --- stderr" >&2; printf '%s\n' "${stderr:-}" | sed 's/^/# /' >&2
-}
-
 # The tracefs instance of the running tool $1 (a PID).
 instance_of() {
 	ls -d "$TRACEFS/instances/tapkit_${1}_"* 2>/dev/null

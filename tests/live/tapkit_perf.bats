@@ -15,12 +15,6 @@ teardown() {
 	stop_leftover_tool
 }
 
-show_run() {
-	echo "# status $status" >&2
-	echo "# --- stdout" >&2; printf '%s\n' "$output" | sed 's/^/# /' >&2
-	echo "# --- stderr" >&2; printf '%s\n' "${stderr:-}" | sed 's/^/# /' >&2
-}
-
 # value KEY: KEY=N from $output
 value() {
 	printf '%s\n' "$output" | sed -n "s/^$1=\([0-9a-fx-]*\)\$/\1/p"

@@ -27,12 +27,6 @@ teardown() {
 	done
 }
 
-show_run() {
-	echo "# status $status" >&2
-	echo "# --- stdout" >&2; printf '%s\n' "$output" | sed 's/^/# /' >&2
-	echo "# --- stderr" >&2; printf '%s\n' "${stderr:-}" | sed 's/^/# /' >&2
-}
-
 # The script's lines of $output (the target's "sum"/"sem" lines left out).
 script_out() {
 	printf '%s\n' "$output" | grep -v '^sum \|^sem '
