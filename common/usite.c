@@ -25,6 +25,7 @@
 #include "common/dwinfo.h"
 #include "common/elffile.h"
 #include "common/elfsym.h"
+#include "common/hmap.h"
 #include "common/log.h"
 #include "common/target.h"
 #include "common/usdt.h"
@@ -47,16 +48,68 @@ static struct usite *add_site(struct usite_list *l, size_t *cap,
 	return s;
 }
 
+/* The plainer of two names for one address: fewer leading '_', shorter. */
+static bool plainer(const char *a, const char *b)
+{
+	size_t ua = strspn(a, "_"), ub = strspn(b, "_");
+
+	if (ua != ub)
+		return ua < ub;
+	if (strlen(a) != strlen(b))
+		return strlen(a) < strlen(b);
+	return strcmp(a, b) < 0;
+}
+
+static void site_release(struct usite *u)
+{
+	free(u->path);
+	free(u->name);
+	free(u->func);
+	fetchargs_free(u->args, u->nargs);
+}
+
+void usite_dedupe(struct usite_list *l, struct usite_list *paired)
+{
+	struct hmap *seen = hmap_new(sizeof(size_t));	/* offset -> index + 1 */
+	size_t i, k = 0, *at;
+
+	for (i = 0; i < l->n; i++) {
+		struct usite *u = &l->v[i];
+
+		at = hmap_get(seen, u->offset, true);
+		if (*at && !strcmp(l->v[*at - 1].path, u->path)) {
+			struct usite *kept = &l->v[*at - 1];
+
+			if (plainer(u->name, kept->name)) {
+				char *t = kept->name;
+
+				kept->name = u->name;
+				u->name = t;
+			}
+			site_release(u);
+			if (paired)
+				site_release(&paired->v[i]);
+			continue;
+		}
+		if (!*at)
+			*at = k + 1;
+		l->v[k] = *u;
+		if (paired)
+			paired->v[k] = paired->v[i];
+		k++;
+	}
+	l->n = k;
+	if (paired)
+		paired->n = k;
+	hmap_free(seen);
+}
+
 void usite_list_release(struct usite_list *l)
 {
 	size_t i;
 
-	for (i = 0; i < l->n; i++) {
-		free(l->v[i].path);
-		free(l->v[i].name);
-		free(l->v[i].func);
-		fetchargs_free(l->v[i].args, l->v[i].nargs);
-	}
+	for (i = 0; i < l->n; i++)
+		site_release(&l->v[i]);
 	free(l->v);
 	l->v = NULL;
 	l->n = 0;

@@ -112,6 +112,14 @@ int usite_entry(const char *target, const struct usite_opts *o,
 int usite_interp(const char *target, pid_t pid, char **path, char *err,
 		 size_t errlen);
 
+/**
+ * usite_dedupe() - keep one site per address, named by its plainest name
+ * @l: sites, some of them aliases (two symbols at one address: `malloc`
+ *     and `__libc_malloc`), as bcc keeps one uprobe per address
+ * @paired: NULL, or a list of as many sites as @l, one for each (a return
+ *     probe's entries): the same ones are removed from it
+ */
+void usite_dedupe(struct usite_list *l, struct usite_list *paired);
 void usite_list_release(struct usite_list *l);
 
 struct elffile;

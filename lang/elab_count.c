@@ -234,17 +234,45 @@ static void undo_counting(struct elab *e)
 	}
 }
 
+/* Whether @prov would count more of @e's probes than it can (count_max). */
+static bool over_count_max(struct elab *e, const struct provider *prov)
+{
+	size_t i, n = 0;
+
+	if (!prov->count_max)
+		return false;
+	for (i = 0; i < e->probes.n; i++) {
+		struct elab_probe *p = e->probes.v[i];
+		const char *key;
+
+		if (p->pp->prov == prov && !p->synthetic &&
+		    p->pp->state == PROV_RUNNING && count_plan(p, &key))
+			n++;
+	}
+	return n > prov->count_max;
+}
+
 int elab_pass_counting(struct elab *e)
 {
 	bool *counted = xcalloc(e->globals.n + 1, sizeof(bool)), any = false, funcs;
+	const struct provider *over = NULL, *fine = NULL;
 	size_t i;
 
 	for (i = 0; i < e->probes.n; i++) {
 		struct elab_probe *p = e->probes.v[i];
+		const struct provider *prov = p->pp->prov;
 		const char *key = NULL;
 		struct elab_sym *g;
 
-		if (p->synthetic || !p->pp->prov->counts || p->pp->state != PROV_RUNNING)
+		if (p->synthetic || !prov->counts || p->pp->state != PROV_RUNNING)
+			continue;
+		if (prov->count_max && prov != over && prov != fine) {
+			if (over_count_max(e, prov))
+				over = prov;
+			else
+				fine = prov;
+		}
+		if (prov == over)
 			continue;
 		g = count_plan(p, &key);
 		if (!g)

@@ -218,6 +218,9 @@ struct provider {
 	/* can count a probe whose handler only counts (count_global) in the
 	 * kernel instead of running it per event */
 	bool counts;
+	/* with counts: counts at most this many probes of a script in the
+	 * kernel (more are recorded); 0: no limit */
+	size_t count_max;
 	/* can limit a probe to target()'s process or thread in the kernel
 	 * (prov_probe.scope), exactly */
 	bool scopes;

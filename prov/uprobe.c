@@ -297,6 +297,8 @@ static int expand_functions(const struct prov_env *env, const struct ast_pp *pp,
 		diag_error(env->diag, pp->loc, "%s", err);
 		return -1;
 	}
+	if (is_glob(u->spec))	/* aliases: one probe per address */
+		usite_dedupe(&l, u->ret ? &e : NULL);
 	ninl = l.n;
 	if (!ret && !u->call && !u->ret && !u->exported && !u->plt)
 		uprobe_add_inlines(obj, u, &l);
@@ -591,6 +593,11 @@ static void uprobe_free_probe(struct prov_probe *p)
 const struct provider prov_uprobe = {
 	.name = "uprobe",
 	.counts = true,
+	/* Each counted uprobe is an event of its own, and each event costs
+	 * the kernel a grace period (~70 ms) to stop: more counted ones would
+	 * keep trapping for seconds after the run, while recorded ones stop
+	 * together (uprobe_merge.c) for a few hundred ns more a hit. */
+	.count_max = 32,
 	/*
 	 * .scopes stays off: uprobe_attach.c can run a session per scope,
 	 * but sessions of one process share their dynamic event group, and

@@ -18,6 +18,7 @@
 #include "lang/provider.h"
 
 struct session;
+struct session_probe;
 struct tp;
 struct usite_list;
 
@@ -178,6 +179,16 @@ int uprobe_context(const struct prov_probe *p, void *ev, enum prov_ctx what,
 /* " v0=LOC:TYPE v1=..." of the vars fetched at the entry (@entry) or at
  * the site; "" when none.  The caller frees it. */
 char *uprobe_fetch_args(const struct uprobe *u, bool entry);
+
+/* uprobe_merge.c: the strings of merged definitions */
+struct umerge {
+	char **strs;
+	size_t nstrs;
+};
+struct umerge *uprobe_merge(struct session_probe *v, size_t n,
+			    const bool *entry, unsigned *seq, size_t *order,
+			    int *site);
+void uprobe_merge_free(struct umerge *m);
 void uprobe_vars_free(struct uprobe *u);
 
 /* uprobe_plt.c: the PLT entries of @obj whose function matches @glob,

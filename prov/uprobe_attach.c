@@ -15,6 +15,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "common/log.h"
 #include "common/usema.h"
@@ -23,11 +25,16 @@
 #include "prov/uprobe.h"
 #include "prov/record.h"
 #include "tracefs/format.h"
+#include "tracefs/perf_event.h"
 #include "tracefs/session.h"
 
 struct uslot {
 	struct prov_probe *p;
 	bool entry;		/* the entry twin's record */
+	/* an event of many probes (uprobe_merge.c): each by its tk_site */
+	struct uslot *sites;
+	int nsites;
+	struct tk_field site;
 };
 
 /* A probe whose handler only counts: the kernel's count of its uprobe. */
@@ -46,6 +53,7 @@ struct ustate {
 	struct session *s;
 	struct uslot *by_id;	/* event id -> probe */
 	int nids;
+	unsigned nmerged;	/* merged events so far, for their names */
 	bool reported;
 };
 
@@ -66,18 +74,50 @@ static enum prov_scope scope_of(const struct prov_probe *p)
 	return d->ret_probe ? d->ret_probe->scope : p->scope;
 }
 
-static void by_id_set(struct ustate *st, int id, struct prov_probe *p, bool entry)
+static struct uslot *slot_of(struct ustate *st, int id)
 {
-	if (id < 0)
-		return;
 	if (id >= st->nids) {
 		st->by_id = xrealloc(st->by_id, (size_t)(id + 1) * sizeof(*st->by_id));
 		memset(st->by_id + st->nids, 0,
 		       (size_t)(id + 1 - st->nids) * sizeof(*st->by_id));
 		st->nids = id + 1;
 	}
-	st->by_id[id].p = p;
-	st->by_id[id].entry = entry;
+	return &st->by_id[id];
+}
+
+static void by_id_set(struct ustate *st, int id, struct prov_probe *p, bool entry)
+{
+	struct uslot *sl;
+
+	if (id < 0)
+		return;
+	sl = slot_of(st, id);
+	sl->p = p;
+	sl->entry = entry;
+}
+
+/* Probe @site of the merged event of @tp is @p. */
+static int by_site_set(struct ustate *st, const struct tp *tp, int site,
+		       struct prov_probe *p, bool entry)
+{
+	struct uslot *sl;
+
+	if (tp->id < 0)
+		return 0;
+	sl = slot_of(st, tp->id);
+	if (!sl->sites && format_field(tp->event, "tk_site", &sl->site) < 0) {
+		run_error(st->run, "%s: the uprobe has no field 'tk_site'", p->pp);
+		return -ENOENT;
+	}
+	if (site >= sl->nsites) {
+		sl->sites = xrealloc(sl->sites, (size_t)(site + 1) * sizeof(*sl->sites));
+		memset(sl->sites + sl->nsites, 0,
+		       (size_t)(site + 1 - sl->nsites) * sizeof(*sl->sites));
+		sl->nsites = site + 1;
+	}
+	sl->sites[site].p = p;
+	sl->sites[site].entry = entry;
+	return 0;
 }
 
 static void frame_free(struct uframe *f, size_t nv)
@@ -206,9 +246,18 @@ static void on_record(const struct tk_event *ev, void *arg)
 	struct uprobe *d;
 	bool ok;
 
-	if (ev->id < 0 || ev->id >= st->nids || !st->by_id[ev->id].p)
+	if (ev->id < 0 || ev->id >= st->nids)
 		return;
 	sl = &st->by_id[ev->id];
+	if (sl->sites) {
+		uint64_t k = (uint64_t)field_int(ev, &sl->site);
+
+		if (k >= (uint64_t)sl->nsites)
+			return;
+		sl = &sl->sites[k];
+	}
+	if (!sl->p)
+		return;
 	d = sl->p->data;
 	if (sl->entry) {
 		push_entry(d, ev);
@@ -290,18 +339,83 @@ static enum tp_mode mode_of(const struct prov_probe *p)
 	return p->stacks ? TP_STACK : TP_RECORD;
 }
 
-/* Define the probes of @mode among @probes with one write. */
+/* The definitions of one define() call, in the caller's order. */
+struct defs {
+	struct session_probe *v;
+	struct prov_probe **owner;
+	bool *isentry;
+	char **args, **names;
+	size_t k;
+};
+
+static void defs_add(struct defs *df, struct prov_probe *p, bool entry,
+		     bool refs)
+{
+	struct uprobe *d = p->data;
+	size_t k = df->k++;
+
+	df->names[k] = entry ? xasprintf("u%d_entry", p->id) : xasprintf("u%d", p->id);
+	df->args[k] = uprobe_fetch_args(d, entry);
+	df->v[k] = (struct session_probe){ .event = df->names[k], .path = d->path,
+		.offset = entry ? d->eoffset : d->offset,
+		.ref_ctr = !entry && refs ? d->ref_ctr : 0,
+		.args = *df->args[k] ? df->args[k] : NULL, .ret = !entry && d->ret };
+	df->owner[k] = p;
+	df->isentry[k] = entry;
+}
+
+/* @tp, the event of definition @i, is its probe's (or its entry twin's). */
+static int use_tp(struct ustate *st, const struct defs *df, size_t i,
+		  struct tp *tp, int site, enum tp_mode mode)
+{
+	struct prov_probe *p = df->owner[i];
+	struct uprobe *d = p->data;
+
+	if (df->isentry[i])
+		d->etp = tp;
+	else
+		d->tp = tp;
+	d->s = st->s;
+	free(d->ename);
+	d->ename = xstrdup(df->v[i].event);
+	if (mode == TP_COUNT) {
+		struct ucount *c;
+
+		st->counts = xrealloc(st->counts, (st->ncounts + 1) *
+				      sizeof(*st->counts));
+		c = &st->counts[st->ncounts++];
+		c->tp = tp;
+		c->global = p->count_global;
+		c->key = p->count_key;
+		c->last = 0;
+		return 0;
+	}
+	if (site >= 0)
+		return by_site_set(st, tp, site, p, df->isentry[i]);
+	by_id_set(st, tp->id, p, df->isentry[i]);
+	return 0;
+}
+
+/*
+ * Define the probes of @mode among @probes with one write.  Recorded
+ * probes of one shape share events (uprobe_merge.c); counted ones need an
+ * event, and a counter, each.
+ */
 static int define(struct ustate *st, struct prov_probe *const *probes, size_t n,
 		  enum tp_mode mode, bool refs)
 {
-	struct session_probe *v = xcalloc(2 * n + 1, sizeof(*v));
-	struct prov_probe **owner = xcalloc(2 * n + 1, sizeof(*owner));
-	bool *isentry = xcalloc(2 * n + 1, sizeof(*isentry));
-	char **args = xcalloc(2 * n + 1, sizeof(*args));
-	char **names = xcalloc(2 * n + 1, sizeof(*names));
+	struct defs df = {
+		.v = xcalloc(2 * n + 1, sizeof(*df.v)),
+		.owner = xcalloc(2 * n + 1, sizeof(*df.owner)),
+		.isentry = xcalloc(2 * n + 1, sizeof(*df.isentry)),
+		.args = xcalloc(2 * n + 1, sizeof(*df.args)),
+		.names = xcalloc(2 * n + 1, sizeof(*df.names)),
+	};
+	struct session_probe *ordered;
+	struct umerge *m = NULL;
 	struct tp **tps;
-	size_t i, k = 0;
-	int ret = 0;
+	size_t i, *order;
+	int ret = 0, *site;
 
 	for (i = 0; i < n; i++) {
 		struct prov_probe *p = probes[i];
@@ -309,61 +423,42 @@ static int define(struct ustate *st, struct prov_probe *const *probes, size_t n,
 
 		if (mode_of(p) != mode || scope_of(p) != st->scope)
 			continue;
-		if (d->ret && has_entry_vars(d)) {
-			names[k] = xasprintf("u%d_entry", p->id);
-			args[k] = uprobe_fetch_args(d, true);
-			v[k] = (struct session_probe){ .event = names[k], .path = d->path,
-				.offset = d->eoffset, .args = *args[k] ? args[k] : NULL };
-			owner[k] = p;
-			isentry[k++] = true;
+		if (d->ret && has_entry_vars(d))
+			defs_add(&df, p, true, refs);
+		defs_add(&df, p, false, refs);
+	}
+	order = xcalloc(df.k + 1, sizeof(*order));
+	site = xcalloc(df.k + 1, sizeof(*site));
+	if (mode != TP_COUNT) {
+		m = uprobe_merge(df.v, df.k, df.isentry, &st->nmerged, order, site);
+	} else {
+		for (i = 0; i < df.k; i++) {
+			order[i] = i;
+			site[i] = -1;
 		}
-		names[k] = xasprintf("u%d", p->id);
-		free(d->ename);
-		d->ename = xstrdup(names[k]);
-		args[k] = uprobe_fetch_args(d, false);
-		v[k] = (struct session_probe){ .event = names[k], .path = d->path,
-			.offset = d->offset, .ref_ctr = refs ? d->ref_ctr : 0,
-			.args = *args[k] ? args[k] : NULL, .ret = d->ret };
-		owner[k++] = p;
 	}
-	if (k) {
-		tps = xcalloc(k, sizeof(*tps));
-		ret = session_add_probes(st->s, v, k, mode, tps);
-		if (ret < 0)
-			run_error(st->run, "%s", session_error(st->s));
-		for (i = 0; !ret && i < k; i++) {
-			struct uprobe *d = owner[i]->data;
-
-			if (isentry[i])
-				d->etp = tps[i];
-			else
-				d->tp = tps[i];
-			d->s = st->s;
-			if (mode == TP_COUNT) {
-				struct ucount *c;
-
-				st->counts = xrealloc(st->counts, (st->ncounts + 1) *
-						      sizeof(*st->counts));
-				c = &st->counts[st->ncounts++];
-				c->tp = tps[i];
-				c->global = owner[i]->count_global;
-				c->key = owner[i]->count_key;
-				c->last = 0;
-				continue;
-			}
-			by_id_set(st, tps[i]->id, owner[i], isentry[i]);
-		}
-		free(tps);
+	ordered = xcalloc(df.k + 1, sizeof(*ordered));
+	tps = xcalloc(df.k + 1, sizeof(*tps));
+	for (i = 0; i < df.k; i++)
+		ordered[i] = df.v[order[i]];
+	if (df.k && (ret = session_add_probes(st->s, ordered, df.k, mode, tps)) < 0)
+		run_error(st->run, "%s", session_error(st->s));
+	for (i = 0; !ret && i < df.k; i++)
+		ret = use_tp(st, &df, order[i], tps[i], site[order[i]], mode);
+	uprobe_merge_free(m);
+	for (i = 0; i < df.k; i++) {
+		free(df.args[i]);
+		free(df.names[i]);
 	}
-	for (i = 0; i < k; i++) {
-		free(args[i]);
-		free(names[i]);
-	}
-	free(args);
-	free(names);
-	free(v);
-	free(owner);
-	free(isentry);
+	free(tps);
+	free(ordered);
+	free(order);
+	free(site);
+	free(df.args);
+	free(df.names);
+	free(df.v);
+	free(df.owner);
+	free(df.isentry);
 	return ret;
 }
 
@@ -413,14 +508,51 @@ static int hold_semaphores(struct uall *st, struct prov_probe *const *probes,
  * sample handled), so a short-lived one needs its samples soon. */
 #define UPROBE_STACK_DRAIN_MS 10
 
+/* Counters are one fd per CPU each; leave this many fds for the rest. */
+#define UPROBE_FD_SPARE 256
+
+/*
+ * Counted probes the fd limit cannot hold (counters are one fd per CPU)
+ * are recorded instead: their handlers run, and their records share a few
+ * events.  (More than UPROBE_COUNT_MAX are recorded from the start.)
+ */
+static void count_or_record(struct prov_probe *const *probes, size_t n)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	struct rlimit rl;
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		k += probes[i]->count_global >= 0;
+	if (!k)
+		return;
+	perf_raise_fd_limit();
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY ||
+	    k * (size_t)(cpus > 0 ? cpus : 1) + UPROBE_FD_SPARE <= rl.rlim_cur)
+		return;
+	pr_info("%zu counted uprobes on %ld CPUs need more fds than the limit "
+		"(%llu): recording them instead", k, cpus,
+		(unsigned long long)rl.rlim_cur);
+	for (i = 0; i < n; i++) {
+		if (probes[i]->count_global < 0)
+			continue;
+		probes[i]->count_global = -1;
+		free(probes[i]->count_key);
+		probes[i]->count_key = NULL;
+	}
+}
+
 /* The session of @scope with its probes among @probes, started. */
 static int sess_attach(struct uall *all, struct prov_probe *const *probes,
 		       size_t n, enum prov_scope scope, bool refs)
 {
 	struct run *run = all->run;
+	/* our own calls into a probed library stay out of the rings: handling
+	 * one record makes many calls (uprobes cost microseconds; the
+	 * kernel's pid check, tens of nanoseconds) */
 	struct session_opts so = { .ordered = true, .batch_end = batch_end,
 				   .buffer_kb = run_buffer_kb(run),
-				   .size_option = "-s MB" };
+				   .size_option = "-s MB", .notrace_self = true };
 	struct ustate *st;
 	size_t i;
 	int err;
@@ -505,6 +637,7 @@ int uprobe_attach(struct run *run, struct prov_probe *const *probes, size_t n,
 	all->run = run;
 	*state = all;
 	link_twins(probes, n);
+	count_or_record(probes, n);
 	if ((err = stacks_with_entries(run, probes, n)) < 0)
 		return err;
 	for (k = 0; k < 3; k++)
@@ -573,35 +706,45 @@ static void recs_free(struct urec *r)
 	}
 }
 
+/* The run-time state of @p, freed (twice is harmless: entry and return). */
+static void probe_release(struct prov_probe *p)
+{
+	struct uprobe *d;
+	struct uframe *f;
+
+	if (!p)
+		return;
+	d = p->data;
+	while ((f = d->frames)) {
+		d->frames = f->next;
+		frame_free(f, d->nv);
+	}
+	while ((f = d->spare)) {
+		d->spare = f->next;
+		frame_free(f, d->nv);
+	}
+	recs_free(d->recs);
+	recs_free(d->spare_recs);
+	d->recs = d->spare_recs = NULL;
+	free(d->twins);
+	d->twins = NULL;
+	d->ntwins = 0;
+	d->s = NULL;
+	d->tp = d->etp = NULL;
+}
+
 static void sess_detach(struct ustate *st)
 {
-	int id;
+	int id, i;
 
 	record_close(st->s, st->reported);
 	for (id = 0; id < st->nids; id++) {
-		struct prov_probe *p = st->by_id[id].p;
-		struct uprobe *d;
-		struct uframe *f;
+		struct uslot *sl = &st->by_id[id];
 
-		if (!p)
-			continue;
-		d = p->data;
-		while ((f = d->frames)) {
-			d->frames = f->next;
-			frame_free(f, d->nv);
-		}
-		while ((f = d->spare)) {
-			d->spare = f->next;
-			frame_free(f, d->nv);
-		}
-		recs_free(d->recs);
-		recs_free(d->spare_recs);
-		d->recs = d->spare_recs = NULL;
-		free(d->twins);
-		d->twins = NULL;
-		d->ntwins = 0;
-		d->s = NULL;
-		d->tp = d->etp = NULL;
+		probe_release(sl->p);
+		for (i = 0; i < sl->nsites; i++)
+			probe_release(sl->sites[i].p);
+		free(sl->sites);
 	}
 	free(st->by_id);
 	free(st->counts);

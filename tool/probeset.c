@@ -136,18 +136,6 @@ static struct site *add(struct sites *ss, char *name)
 	return s;
 }
 
-/* The plainer of two names for one address: fewer leading '_', shorter. */
-static bool plainer(const char *a, const char *b)
-{
-	size_t ua = strspn(a, "_"), ub = strspn(b, "_");
-
-	if (ua != ub)
-		return ua < ub;
-	if (strlen(a) != strlen(b))
-		return strlen(a) < strlen(b);
-	return strcmp(a, b) < 0;
-}
-
 static int check_flags(const struct pattern *p, const char *pattern,
 		       unsigned int flags, char *err, size_t errlen)
 {
@@ -175,28 +163,19 @@ static int user_functions(const struct pattern *p, const struct probeset_opts *o
 			  struct sites *ss, char *err, size_t errlen)
 {
 	struct usite_opts uo = { .pid = o->pid };
-	struct hmap *seen;
-	size_t i, *at;
+	size_t i;
 	int ret;
 
 	ret = usite_functions(p->lib, p->name, &uo, &ss->ul, err, errlen);
 	if (ret)
 		return ret;
-	seen = hmap_new(sizeof(size_t));	/* offset -> site index + 1 */
+	usite_dedupe(&ss->ul, NULL);
 	for (i = 0; i < ss->ul.n; i++) {
 		struct usite *u = &ss->ul.v[i];
 
-		at = hmap_get(seen, u->offset, true);
-		if (*at) {
-			if (plainer(u->name, ss->v[*at - 1].name))
-				ss->v[*at - 1].name = u->name;
-			continue;
-		}
 		add(ss, u->name)->path = u->path;
 		ss->v[ss->n - 1].offset = u->offset;
-		*at = ss->n;
 	}
-	hmap_free(seen);
 	return 0;
 }
 

@@ -118,8 +118,10 @@ int format_event_id(const char *sys, const char *name)
 	if (snprintf(path, sizeof(path), "%s/events/%s/%s/id", top, sys, name) >= (int)sizeof(path))
 		return -ENOENT;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == EACCES || errno == EPERM ? -EACCES : -ENOENT;
+	if (fd < 0)	/* out of fds (EMFILE) is not a missing event */
+		return errno == EACCES || errno == EPERM ? -EACCES :
+		       errno == EMFILE || errno == ENFILE || errno == ENOMEM ? -errno :
+		       -ENOENT;
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n <= 0)

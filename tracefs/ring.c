@@ -30,6 +30,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -599,6 +600,16 @@ void ring_flush(struct ring *r)
 	r->flush = true;
 }
 
+/* A signal that ends the run is pending (blocked for the loop's signalfd). */
+static bool stop_requested(void)
+{
+	sigset_t set;
+
+	return !sigpending(&set) && (sigismember(&set, SIGINT) == 1 ||
+				     sigismember(&set, SIGTERM) == 1 ||
+				     sigismember(&set, SIGHUP) == 1);
+}
+
 long ring_drain(struct ring *r, bool ordered, tk_event_fn fn, void *arg)
 {
 	int max = ordered ? ORDERED_MAX_PAGES : UNORDERED_MAX_PAGES;
@@ -648,6 +659,10 @@ long ring_drain(struct ring *r, bool ordered, tk_event_fn fn, void *arg)
 		 * The rest waits for the next drain.
 		 */
 		if (!n && r->wo.skip)
+			stop_after = true;
+		/* Ctrl-C waits in the loop's signalfd: let it be seen now, so
+		 * that stopping (which ends the probes' cost) comes first */
+		if (stop_requested())
 			stop_after = true;
 		for (i = 0; i < r->ncpu; i++)
 			r->cpus[i].missed += r->scratch_missed[i];

@@ -79,6 +79,10 @@ struct session_opts {
 	 * with no delay */
 	unsigned int pace_ms;
 	unsigned int drain_ms;		/* also drain on this period; 0: never */
+	/* keep our own threads' records out in the kernel (set_event_notrace_pid,
+	 * ~40 ns more per record of every task): for probes the reader hits
+	 * itself, as uprobes in libc, where one record read makes more */
+	bool notrace_self;
 	/* called after each drain that delivered records (e.g. flush output
 	 * once per batch rather than once per event) */
 	void (*batch_end)(void *arg);
@@ -142,7 +146,9 @@ struct session_probe {
  * receives the tp of @v[i].  0, or -errno with session_error() naming the
  * definition the kernel refused and its reason (ENOTSUP: no such probe
  * kind).  Without dynamic_events (before 4.17) @v must be of one kind.
- * Removed by session_close().
+ * Adjacent definitions with the same event name are probes of one event
+ * (the kernel appends them; their args must have the same names and
+ * types): they get the same tp.  Removed by session_close().
  */
 int session_add_probes(struct session *s, const struct session_probe *v,
 		       size_t n, enum tp_mode mode, struct tp **tps);

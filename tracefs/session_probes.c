@@ -196,6 +196,10 @@ int session_add_probes(struct session *s, const struct session_probe *v,
 	if (err)
 		return err;
 	for (i = 0; i < n; i++) {
+		if (i && !strcmp(v[i].event, v[i - 1].event)) {
+			tps[i] = tps[i - 1];	/* one event of many probes */
+			continue;
+		}
 		errno = 0;
 		tps[i] = session_add(s, session_name(s), v[i].event, mode, NULL);
 		if (!tps[i])

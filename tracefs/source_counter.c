@@ -86,6 +86,10 @@ static int counter_open(struct source *src, struct loop *l)
 		if (tp->id < 0 && err == -ENOENT)
 			session_errorf(s, "tracepoint %s:%s does not exist",
 				       tp->system, tp->name);
+		else if (err == -EMFILE || err == -ENFILE)
+			session_errorf(s, "cannot count %s:%s: out of file descriptors "
+				       "(%d counters, one per CPU each; raise ulimit -n)",
+				       tp->system, tp->name, cs->ncounters);
 		else
 			session_errorf(s, "cannot count %s:%s with perf_event: %s",
 				       tp->system, tp->name, strerror(-err));

@@ -45,6 +45,33 @@ static int ring_add(struct source *src, struct tp *tp, const char *filter)
 	return instance_get(src->s);
 }
 
+
+/*
+ * Every thread of ours, in the instance's set_event_notrace_pid: for
+ * probes the reader hits itself (a uprobe in libc), where reading one
+ * record would make more.  Not event-fork: a -c command is our child.
+ */
+static int notrace_self(struct session *s)
+{
+	struct dirent *d;
+	DIR *dir = opendir("/proc/self/task");
+	int err = 0;
+
+	if (!dir)
+		return -errno;
+	if (!tracefs_file_exists(s->inst, "set_event_notrace_pid")) {
+		closedir(dir);
+		return 0;	/* before 5.8: dropped by the reader alone */
+	}
+	while (!err && (d = readdir(dir)))
+		if (d->d_name[0] != '.' &&
+		    tracefs_instance_file_append(s->inst, "set_event_notrace_pid",
+						 d->d_name) < 0)
+			err = errno ? -errno : -EIO;
+	closedir(dir);
+	return err;
+}
+
 static int ring_open_src(struct source *src, struct loop *l)
 {
 	struct ring_source *rs = rsrc(src);
@@ -80,6 +107,11 @@ static int ring_open_src(struct source *src, struct loop *l)
 	if (err < 0)
 		pr_info("no ring keeper (%s): a busy handler may lose events",
 			strerror(-err));
+	if (s->o.notrace_self && (err = notrace_self(s)) < 0) {
+		session_errorf(s, "cannot keep our own records out of %s: %s",
+			       s->name, strerror(-err));
+		return err;
+	}
 	rs->pace.s = s;
 	rs->pace.ring = rs->ring;
 	err = pace_start(&rs->pace, l);

@@ -2,6 +2,7 @@
  * fncount: a workload with exactly known calls of many small functions,
  * for funccount's tests and its attach-time measurement.
  *   fncount N              calls tk_fn_I (I = 000..599) (I % 4 + 1) * N times
+ *                          (tk_fn_000_alias is a second name of tk_fn_000)
  *   fncount paced N USEC   calls tk_fn_000 N times, sleeping USEC after each
  *   fncount lib PATH N     dlopen()s PATH (tests/unit/elf/lib.c built as a
  *                          shared object) and calls tk_lib_one N times,
@@ -27,6 +28,8 @@ static volatile long sink;
 #define FN100(n) FN10(n##0) FN10(n##1) FN10(n##2) FN10(n##3) FN10(n##4) \
 	FN10(n##5) FN10(n##6) FN10(n##7) FN10(n##8) FN10(n##9)
 FN100(0) FN100(1) FN100(2) FN100(3) FN100(4) FN100(5)
+/* a second name of tk_fn_000 (as libc's __libc_malloc is malloc's): one site */
+void tk_fn_000_alias(void) __attribute__((alias("tk_fn_000"), used));
 
 #define P(n) tk_fn_##n,
 #define P10(n) P(n##0) P(n##1) P(n##2) P(n##3) P(n##4) \

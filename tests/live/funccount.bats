@@ -39,17 +39,6 @@ counts_ok() {
 	[ "$rows" -eq $((10#$4 - 10#$3 + 1)) ] || { echo "# $rows rows" >&2; return 1; }
 }
 
-# wait_clean PID SECS: the group of session PID is removed within SECS
-# (with more than 8 events a detached process closes them, then removes it)
-wait_clean() {
-	local i
-	for ((i = 0; i < $2 * 10; i++)); do
-		assert_clean "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	assert_clean "$1"
-}
-
 # sema PID PROBE: the semaphore value of USDT probe PROBE in process PID
 sema() {
 	tplist -j -v -p "$1" "$2" | python3 -c '

@@ -122,6 +122,17 @@ assert_clean() {
 	fi
 }
 
+# wait_clean PID SECS: the group of session PID is removed within SECS
+# (with more than 8 events a detached process closes them, then removes it)
+wait_clean() {
+	local i
+	for ((i = 0; i < $2 * 10; i++)); do
+		assert_clean "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	assert_clean "$1"
+}
+
 # ring_kb [PID]: the per-CPU ring size (buffer_size_kb) of session PID's
 # instance, while it runs.
 ring_kb() {

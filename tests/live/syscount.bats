@@ -211,3 +211,12 @@ getppid_of() {
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"-c and -p cannot be used together"* ]]
 }
+
+@test "syscount: out of file descriptors is said so, and leaves nothing behind" {
+	run_pid sh -c 'ulimit -n 40 && exec "$@"' sh syscount 1 1
+	[ "$status" -eq 1 ] || { show_run; false; }
+	grep -q "^syscount: cannot count syscalls:[a-z_0-9]*: out of file descriptors ([0-9]* counters, one per CPU each; raise ulimit -n)$" <<<"$stderr" ||
+		{ show_run; false; }
+	! grep -q "does not exist" <<<"$stderr" || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
