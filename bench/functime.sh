@@ -88,7 +88,9 @@ if wanted libc; then
 	SU_STOP_TIMEOUT=600
 	SU_TAPKIT=1 su_run tkl ready "$K" "$BIN/tapkit" -e 'global n; probe process("libc").function("*") { n[probefunc()]++ }'
 	if have bpftrace; then
-		SU_TAPKIT=0 su_run bpfl out:READY "$K" sh -c "$BPF_MEMLOCK exec bpftrace -e 'BEGIN { printf(\"READY\\n\"); } uprobe:$LIBC:* { @[probe] = count(); }'"
+		# bpftrace refuses more than 512 probes unless told, as a user
+		# would after reading its message
+		SU_TAPKIT=0 su_run bpfl out:READY "$K" sh -c "$BPF_MEMLOCK BPFTRACE_MAX_PROBES=20000 BPFTRACE_MAX_BPF_PROGS=20000 exec bpftrace -e 'BEGIN { printf(\"READY\\n\"); } uprobe:$LIBC:* { @[probe] = count(); }'"
 	fi
 fi
 

@@ -598,13 +598,8 @@ const struct provider prov_uprobe = {
 	 * keep trapping for seconds after the run, while recorded ones stop
 	 * together (uprobe_merge.c) for a few hundred ns more a hit. */
 	.count_max = 32,
-	/*
-	 * .scopes stays off: uprobe_attach.c can run a session per scope,
-	 * but sessions of one process share their dynamic event group, and
-	 * the first to close cannot remove it while the others use it (a
-	 * warning, though nothing is left); scoping needs one group per
-	 * session in tracefs/session.c first.
-	 */
+	/* a session per scope (uprobe_attach.c), each with its own group */
+	.scopes = true,
 	.expand = uprobe_expand,
 	.vars = uprobe_vars,
 	.var = uprobe_var,

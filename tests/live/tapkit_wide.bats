@@ -108,3 +108,26 @@ probe end {
 		{ show_run; false; }
 	assert_clean "$RUN_PID"
 }
+
+@test "tapkit wide: pid() == target() probes record only the target, in a session of their own" {
+	start_held "$FNC" wait-stdin 2
+	start_tool tapkit -x "$WL_PID" -e 'global a, b
+probe process(@1).function("tk_fn_00[0-3]") { if (pid() != target()) next; a[probefunc()] <<< 1 }
+probe process(@1).function("tk_fn_01[0-3]") { b[probefunc()] <<< 1 }
+probe end {
+	foreach (k in a) s += @count(a[k])
+	foreach (k in b) t += @count(b[k])
+	printf("%d %d\n", s, t)
+}' "$FNC"
+	# two groups: the target's session and the whole system's
+	[ "$(grep "tapkit_${TOOL_PID}_" "$TRACEFS/dynamic_events" | awk '{print $1}' |
+		cut -d/ -f1 | sort -u | wc -l)" -eq 2 ] || { cat "$TRACEFS/dynamic_events"; false; }
+	grep -qx "$WL_PID" "$TRACEFS"/instances/tapkit_"${TOOL_PID}"_*/set_event_pid
+	"$FNC" 3			# beside the target: only b sees it
+	release_workload
+	wait_tool			# ends with the target
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+	# a: 2 * (1+2+3+4); b: (3+4+1+2) * (2 + 3)
+	[ "$(cat "$OUT")" = "20 50" ] || { show_output; false; }
+	assert_clean "$TOOL_PID"
+}
