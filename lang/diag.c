@@ -26,6 +26,8 @@ struct diag {
 	struct diag_msg *msgs;
 	size_t nmsgs, msgs_cap;
 	unsigned errors, warnings, dropped, limit;
+	unsigned similar;	/* repeats left out (once per expanded probe) */
+	bool dup;		/* the last error or warning was one */
 	bool limit_noted;	/* the "too many errors" line was printed */
 };
 
@@ -120,25 +122,60 @@ int diag_read_file(struct diag *d, const char *path,
 	return err;
 }
 
+/* The same message at the same place was reported already (and kept). */
+static bool is_repeat(const struct diag *d, enum diag_level level,
+		      struct diag_loc loc, const char *text)
+{
+	size_t i;
+
+	if (!loc.line)
+		return false;
+	for (i = 0; i < d->nmsgs; i++) {
+		const struct diag_msg *m = &d->msgs[i];
+
+		if (m->level == level && m->loc.file == loc.file &&
+		    m->loc.line == loc.line && m->loc.col == loc.col &&
+		    !strcmp(m->text, text))
+			return true;
+	}
+	return false;
+}
+
 void diag_vreport(struct diag *d, enum diag_level level, struct diag_loc loc,
 		  const char *fmt, va_list ap)
 {
 	struct diag_msg *m;
 	char *text;
 
+	if (vasprintf(&text, fmt, ap) < 0)
+		die("out of memory");
+	if (level == DIAG_NOTE && d->dup) {	/* the note of a repeat */
+		free(text);
+		return;
+	}
+	d->dup = false;
+	if (level != DIAG_NOTE && is_repeat(d, level, loc, text)) {
+		/* a wildcard's probes share a body: its error once */
+		if (level == DIAG_ERROR)
+			d->errors++;
+		d->similar++;
+		d->dup = true;
+		free(text);
+		return;
+	}
 	if (level == DIAG_ERROR) {
 		d->errors++;
 		if (d->limit && d->errors > d->limit) {
 			d->dropped++;
+			free(text);
 			return;
 		}
 	} else if (level == DIAG_WARNING) {
 		d->warnings++;
 	} else if (d->dropped) {
+		free(text);
 		return;		/* the note of a dropped error */
 	}
-	if (vasprintf(&text, fmt, ap) < 0)
-		die("out of memory");
 	if (d->nmsgs == d->msgs_cap) {
 		d->msgs_cap = d->msgs_cap ? 2 * d->msgs_cap : 8;
 		d->msgs = xrealloc(d->msgs, d->msgs_cap * sizeof(*d->msgs));
@@ -310,6 +347,12 @@ void diag_print(struct diag *d, FILE *f)
 			print_caret(f, m->loc);
 	}
 	clear_msgs(d);
+	if (d->similar) {
+		fprintf(f, "note: %u similar message%s left out (the same at the "
+			"same place, as for each probe of a wildcard)\n", d->similar,
+			d->similar == 1 ? "" : "s");
+		d->similar = 0;
+	}
 	if (diag_full(d) && !d->limit_noted) {
 		fprintf(f, "note: too many errors, stopped after %u\n",
 			d->limit);

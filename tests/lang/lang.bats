@@ -71,6 +71,10 @@ load helpers
 	golden compile_probe
 }
 
+@test "compile_repeat" {
+	golden compile_repeat
+}
+
 @test "compile_syntax" {
 	golden compile_syntax
 }
