@@ -21,6 +21,7 @@
 #include "common/log.h"
 #include "common/target.h"
 #include "common/opt.h"
+#include "common/privlib.h"
 #include "lang/ast.h"
 #include "lang/diag.h"
 #include "lang/elab.h"
@@ -544,6 +545,37 @@ static int passes_mode(struct tool *t)
 
 /* --- the run: the skeleton's setup, begin, end and teardown --- */
 
+static char **main_argv;
+
+/*
+ * Probes in a library this process runs on (the C library) would trap on
+ * the reader's own calls: start again on private copies of those (nothing
+ * is attached or spawned yet).  A script read from stdin cannot be read
+ * twice; it runs on the shared copies.
+ */
+static int private_libs(struct tapkit *tk)
+{
+	const struct prog *prog = tk->prog;
+	const char **paths = xcalloc(prog->nprobes + 1, sizeof(*paths));
+	char err[512];
+	size_t i, n = 0;
+	int ret = 0;
+
+	if (!tk->o.script && tk->o.file && !strcmp(tk->o.file, "-"))
+		goto out;
+	for (i = 0; i < prog->nprobes; i++) {
+		const struct prov_probe *pp = prog->probes[i].pp;
+
+		if (pp->prov->object)
+			paths[n++] = pp->prov->object(pp);
+	}
+	if (n && (ret = privlib_reexec(paths, n, main_argv, err, sizeof(err))) < 0)
+		pr_err("%s", err);
+out:
+	free(paths);
+	return ret;
+}
+
 static int check(struct tool *t, int argc, char **argv, int optind)
 {
 	struct tapkit *tk = t->ctx;
@@ -576,6 +608,8 @@ static int check(struct tool *t, int argc, char **argv, int optind)
 	}
 	rc = compile(tk, t);
 	if (rc != TK_EXIT_OK)
+		goto fail;
+	if (private_libs(tk) < 0)
 		goto fail;
 	tk->ro.out = stdout;
 	if (o->out && !(tk->ro.out = fopen(o->out, "w"))) {
@@ -657,6 +691,8 @@ int main(int argc, char **argv)
 		.summarises = true,
 	};
 
+	privlib_restore();
+	main_argv = argv;
 	log_init(argv[0]);
 	return tool_run(&t, argc, argv);
 }

@@ -334,6 +334,14 @@ struct provider {
 	void (*describe)(const struct prov_probe *p, bool plan, FILE *f);
 
 	/**
+	 * object() - the file @p's code is in, when it is a user-space
+	 * object a uprobe goes into; NULL otherwise.  The runner keeps
+	 * private copies of those it maps itself (common/privlib.c).  May be
+	 * NULL.
+	 */
+	const char *(*object)(const struct prov_probe *p);
+
+	/**
 	 * attach() - start delivering events of @probes (all of this
 	 * provider's probes in the program) on the run's loop.
 	 * @state: receives the provider's per-run state

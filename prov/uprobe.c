@@ -590,6 +590,13 @@ static void uprobe_free_probe(struct prov_probe *p)
 	p->data = NULL;
 }
 
+static const char *uprobe_object(const struct prov_probe *p)
+{
+	const struct uprobe *d = p->data;
+
+	return d ? d->path : NULL;
+}
+
 const struct provider prov_uprobe = {
 	.name = "uprobe",
 	.counts = true,
@@ -610,6 +617,7 @@ const struct provider prov_uprobe = {
 	.fetch = uprobe_fetch,
 	.context = uprobe_context,
 	.describe = uprobe_describe,
+	.object = uprobe_object,
 	.attach = uprobe_attach,
 	.phase = uprobe_phase,
 	.sync = uprobe_sync,

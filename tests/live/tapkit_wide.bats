@@ -131,3 +131,42 @@ probe end {
 	[ "$(cat "$OUT")" = "20 50" ] || { show_output; false; }
 	assert_clean "$TOOL_PID"
 }
+
+# The C library this machine's programs run on, as tapkit resolves "libc".
+libc_path() {
+	tapkit -l 'process("libc").function("syscall")' | sed -n 's/^process("\([^"]*\)").*/\1/p' | head -1
+}
+
+@test "tapkit wide: probes in the C library run on a private copy, so the reader never traps on itself" {
+	local libc
+	libc=$(libc_path)
+	[ -n "$libc" ]
+	LD_PRELOAD=/lib/x86_64-linux-gnu/libz.so.1 start_cmd_tool tapkit -v \
+		-c "sh -c 'read x; env | grep -E \"^(LD_PRELOAD|TAPKIT_PRIV)\"; exec $SYSLOOP getppid 2000'" -e 'global n
+probe process("libc").function("syscall") { if (pid() == target()) n++ }
+probe end { printf("%d\n", n) }'
+	# our code comes from the copy; the traced programs' from the file
+	grep -q "memfd:tapkit-lib" "/proc/$TOOL_PID/maps"
+	! grep " r-xp .* $libc\$" "/proc/$TOOL_PID/maps"
+	release_cmd
+	wait_tool
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+	grep -q "running again on a private copy of $libc" "$ERR" || { show_output; false; }
+	# the command has the user's environment back, and exact counts
+	[ "$(cat "$OUT")" = "LD_PRELOAD=/lib/x86_64-linux-gnu/libz.so.1
+2000" ] || { show_output; false; }
+	assert_clean "$TOOL_PID"
+}
+
+@test "tapkit wide: a script from stdin stays on the shared C library, with the same result" {
+	start_cmd_tool sh -c 'exec tapkit -v -c "sh -c \"read x; exec $0 getppid 300\"" - <<EOF2
+global n
+probe process("libc").function("syscall") { if (pid() == target()) n++ }
+probe end { printf("%d\n", n) }
+EOF2' "$SYSLOOP"
+	release_cmd
+	wait_tool
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+	[ "$(cat "$OUT")" = "300" ] || { show_output; false; }
+	! grep -q "private copy" "$ERR" || { show_output; false; }
+}
