@@ -82,3 +82,17 @@ probe kernel.function(\"$FN\").return {
 	EOF
 	no_leftovers "$RUN_PID"
 }
+
+@test "tapkit kentry: a return printing stacks with @entry values is refused, nothing left" {
+	require_kprobes
+	run_pid tapkit -e "probe kernel.function(\"$FN\").return { print_backtrace(); println(@entry(\$depth)) }"
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[ "$stderr" = "tapkit: kernel.function(\"$FN\").return prints stacks and reads values from the function's entry (\$param, @entry): not both in one return probe yet" ] ||
+		{ show_run; false; }
+	no_leftovers "$RUN_PID"
+	run_pid tapkit -e "probe kernel.function(\"$FN\").return { println(@entry(sprint_backtrace())) }"
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[ "$stderr" = "tapkit: kernel.function(\"$FN\").return: @entry(...) of a stack built-in is not supported yet" ] ||
+		{ show_run; false; }
+	no_leftovers "$RUN_PID"
+}
