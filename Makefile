@@ -273,7 +273,9 @@ tests-build: $(DWT_BINS) $(O)/tests/dwtype_probe
 # corpus in tests/fuzz/<target>/ and keeps what it finds in build/fuzz/.
 FUZZ_TARGETS := usdt_note usdt_arg ldcache x86_insn btf
 FUZZ_SRC := common/usdt_note.c common/usdt_arg.c common/fetcharg.c \
-	common/log.c common/ldcache.c common/x86_insn.c common/btf.c
+	common/log.c common/ldcache.c common/x86_insn.c common/kbtf.c \
+	common/kbtf_func.c common/tpath.c
+FUZZ_LIBS := -lbpf
 FUZZ_SECONDS ?= 60
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(O)/fuzz/fuzz_%)
 
@@ -282,7 +284,7 @@ $(O)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_SRC)
 	@echo "  FUZZ    $@"
 	$(Q)clang -std=gnu11 -D_GNU_SOURCE -DFUZZ_LIBFUZZER -g -O1 -I. \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-o $@ $< $(FUZZ_SRC)
+		-o $@ $< $(FUZZ_SRC) $(FUZZ_LIBS)
 
 # `make check` replays the corpus through the same parsers, under
 # AddressSanitizer and UBSan (gcc), without libFuzzer.
@@ -292,7 +294,7 @@ $(O)/tests/test_fuzz_replay: tests/unit/test_fuzz_replay.c $(FUZZ_SRC) \
 	@echo "  LINK    $@ (asan)"
 	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) -O1 -g -I. \
 		-fsanitize=address,undefined -fno-sanitize-recover=all \
-		-o $@ $< $(FUZZ_SRC)
+		-o $@ $< $(FUZZ_SRC) $(FUZZ_LIBS)
 
 DEB_FUZZ := clang
 fuzz-deps:

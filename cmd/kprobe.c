@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/btf.h"
+#include "common/kbtf.h"
+#include "common/kbtf_func.h"
 #include "common/kfunc.h"
 #include "common/log.h"
 #include "common/opt.h"
@@ -108,7 +109,7 @@ static bool is_ident(const char *s, size_t n)
 }
 
 /* Parameter @name of @f, or -1 after saying which there are. */
-static long param_index(const struct btf_func *f, const char *name)
+static long param_index(const struct kbtf_func *f, const char *name)
 {
 	char list[512] = "";
 	size_t i, n = 0;
@@ -129,8 +130,8 @@ static long param_index(const struct btf_func *f, const char *name)
  */
 static char *resolve_args(struct opts *o, const char *func)
 {
-	struct btf_func f = { 0 };
-	struct btf *btf = NULL;
+	struct kbtf_func f = { 0 };
+	struct kbtf *btf = NULL;
 	char err[512], *out = xstrdup(""), *copy, *tok, *save = NULL, *next;
 
 	copy = xstrdup(o->pd.args);
@@ -152,10 +153,10 @@ static char *resolve_args(struct opts *o, const char *func)
 			if (strchr(func, '+'))
 				usage_error("parameter names are known at the entry of %.*s only, not at '%s'",
 					    (int)strcspn(func, "+"), func, func);
-			btf = btf_load(NULL, err, sizeof(err));
+			btf = kbtf_open(err, sizeof(err));
 			if (!btf)
 				die("parameter names need the kernel's BTF: %s", err);
-			if (btf_func_find(btf, func, &f, err, sizeof(err)) < 0)
+			if (kbtf_func_find(btf, func, &f, err, sizeof(err)) < 0)
 				die("%s", err);
 		}
 		/* the field's name: ALIAS, the parameter's, or the kernel's
@@ -163,11 +164,11 @@ static char *resolve_args(struct opts *o, const char *func)
 		name = eq ? xasprintf("%.*s=", (int)(eq - tok), tok)
 			  : retval ? xstrdup("") : xasprintf("%.*s=", (int)vlen, val);
 		if (retval) {
-			const char *rt = btf_fetch_type(&f.ret);
+			const char *rt = kbtf_fetch_type(&f.ret);
 
 			if (!rt)
 				usage_error("%s returns %s: no $retval to fetch", func,
-					    btf_class_name(f.ret.cls));
+					    kbtf_class_name(f.ret.cls));
 			fetch = xasprintf("$retval:%s", rt);
 		} else {
 			long i;
@@ -177,7 +178,7 @@ static char *resolve_args(struct opts *o, const char *func)
 				usage_error("parameters are gone at the return of %s: use $retval, or a p: probe for '%s'",
 					    func, val);
 			i = param_index(&f, val);
-			fetch = btf_param_fetch(&f, (size_t)i, type, err, sizeof(err));
+			fetch = kbtf_param_fetch(&f, (size_t)i, type, err, sizeof(err));
 			if (!fetch)
 				usage_error("%s", err);
 		}
@@ -188,8 +189,8 @@ static char *resolve_args(struct opts *o, const char *func)
 		free(fetch);
 	}
 	free(copy);
-	btf_func_release(&f);
-	btf_free(btf);
+	kbtf_func_release(&f);
+	kbtf_free(btf);
 	return out;
 }
 

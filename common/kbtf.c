@@ -30,6 +30,7 @@
 #include <bpf/libbpf.h>
 
 #include "common/kbtf.h"
+#include "common/kbtf_int.h"
 #include "common/log.h"
 
 /* pretty printing: at most this many fetch args, this deep */
@@ -66,6 +67,28 @@ struct kbtf *kbtf_open(char *err, size_t errlen)
 
 		errmsg(err, errlen, -e, "cannot read the kernel's BTF "
 		       "(/sys/kernel/btf/vmlinux): %s", strerror(e));
+		errno = e;
+		return NULL;
+	}
+	k = xcalloc(1, sizeof(*k));
+	k->vmlinux = b;
+	return k;
+}
+
+struct kbtf *kbtf_parse(const void *data, size_t len, char *err,
+			size_t errlen)
+{
+	struct kbtf *k;
+	struct btf *b;
+
+	libbpf_set_print(quiet_print);
+	errno = 0;
+	b = len <= UINT32_MAX ? btf__new(data, (__u32)len) : NULL;
+	if (!b) {
+		int e = errno && errno != ENOENT ? errno : EINVAL;
+
+		errmsg(err, errlen, -e, "bad BTF: %zu bytes libbpf refuses: %s",
+		       len, strerror(e));
 		errno = e;
 		return NULL;
 	}
@@ -114,6 +137,12 @@ static struct btf *module_btf(struct kbtf *k, const char *module, char *err,
 	k->mods[k->nmods].name = xstrdup(module);
 	k->mods[k->nmods++].btf = b;
 	return b;
+}
+
+struct btf *kbtf_btf(struct kbtf *k, const char *module, char *err,
+		     size_t errlen)
+{
+	return module_btf(k, module, err, errlen);
 }
 
 static bool is_mod(const struct btf_type *t)

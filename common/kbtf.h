@@ -41,6 +41,17 @@ struct kbtf *kbtf_open(char *err, size_t errlen);
 void kbtf_free(struct kbtf *k);
 
 /**
+ * kbtf_parse() - BTF from the @len bytes at @data (raw, as in
+ * /sys/kernel/btf/vmlinux; copied), for tests and tools reading a BTF
+ * file: it stands for vmlinux
+ *
+ * NULL with errno and the reason in @err ("bad BTF: ...") when libbpf
+ * refuses it.  Free with kbtf_free().
+ */
+struct kbtf *kbtf_parse(const void *data, size_t len, char *err,
+			size_t errlen);
+
+/**
  * kbtf_params() - the parameters of function @func (of @module, NULL:
  * vmlinux) in declaration order, and its return type (NULL: void)
  *

@@ -152,9 +152,11 @@ static void resolve_index(struct scope *sc, struct ast_expr *e, bool star)
 
 static void resolve_func(struct elab *e, struct elab_func *f);
 
-/* The handler (or function) being resolved reads the callchain: its
- * probe records one (prov_probe.stacks); a function passes it on to
- * whoever calls it. */
+/* The handler (or function) being resolved calls a built-in that reads
+ * the callchain: its probe records one (prov_probe.stacks).  What a
+ * function passes on to its callers is settled once every body is
+ * resolved (propagate_stacks()): a call to a function still being
+ * resolved cannot tell yet. */
 static void uses_stack(struct scope *sc)
 {
 	if (sc->probe)
@@ -181,8 +183,6 @@ static void resolve_call(struct scope *sc, struct ast_expr *e)
 					   f->decl->nparams == 1 ? "" : "s",
 					   e->u.call.args.n);
 			resolve_func(sc->e, f);
-			if (f->stacks)
-				uses_stack(sc);
 			return;
 		}
 		if ((b = builtin_find(name, &id))) {
@@ -595,11 +595,62 @@ void elab_resolve_probe(struct elab *e, struct elab_probe *p)
 	take_locals(&sc, &p->locals, &p->nlocals);
 }
 
+/* A visitor's expr callback: stop (-1) at a call of a function that
+ * reaches a stack built-in. */
+static int calls_stack_fn(struct ast_expr *x, void *ctx)
+{
+	const struct elab_func *f = x->kind == AST_E_CALL ? x->sym : NULL;
+
+	(void)ctx;
+	return f && f->stacks ? -1 : 0;
+}
+
+static bool body_calls_stack_fn(struct ast_stmt *body)
+{
+	struct ast_visitor w = { .expr = calls_stack_fn };
+
+	return ast_walk_stmt(body, &w) < 0;
+}
+
+/*
+ * Stack use through calls, to a fixed point over the call graph: a
+ * function reaches a stack built-in when it calls one (marked while
+ * resolving) or calls a function that does; a probe whose handler
+ * reaches one records callchains.  Mutual recursion (probe -> g -> f
+ * -> g, g printing a backtrace) is why this runs after resolution:
+ * while g is being resolved, f cannot know yet what g does.
+ */
+static void propagate_stacks(struct elab *e)
+{
+	bool changed = true;
+	size_t i;
+
+	while (changed) {
+		changed = false;
+		for (i = 0; i < e->funcs.n; i++) {
+			struct elab_func *f = e->funcs.v[i];
+
+			if (f->used && f->resolved && !f->stacks &&
+			    body_calls_stack_fn(f->decl->body)) {
+				f->stacks = true;
+				changed = true;
+			}
+		}
+	}
+	for (i = 0; i < e->probes.n; i++) {
+		struct elab_probe *p = e->probes.v[i];
+
+		if (!p->pp->stacks && body_calls_stack_fn(p->body))
+			p->pp->stacks = true;
+	}
+}
+
 int elab_pass_symbols(struct elab *e)
 {
 	size_t i;
 
 	for (i = 0; i < e->probes.n && !diag_full(e->diag); i++)
 		elab_resolve_probe(e, e->probes.v[i]);
+	propagate_stacks(e);
 	return diag_errors(e->diag) != e->errors0 ? -EINVAL : 0;
 }

@@ -645,6 +645,7 @@ static struct prov_probe *kprobe_entry(const struct prov_probe *ret)
 		*dot = '\0';
 	p = prov_probe_new(&prov_kprobe, pp, PROV_RUNNING);
 	p->data = kprobe_new(k->func, k->module, k->addr, false, k->typed);
+	((struct kprobe *)p->data)->ret_probe = ret;
 	free(pp);
 	return p;
 }

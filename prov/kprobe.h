@@ -50,6 +50,8 @@ struct kprobe {
 	int nvars;
 	char *ename;		/* its event in our group (at attach) */
 	char *entry_ename;	/* the entry twin of a .return with $params */
+	/* an entry() twin (@entry): the .return probe it belongs to */
+	const struct prov_probe *ret_probe;
 	struct session *s;	/* while attached */
 };
 

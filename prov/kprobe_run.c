@@ -10,6 +10,13 @@
  * record pops the innermost: the variables read at entry come from it,
  * $return from the return's own record.  A return whose entry was not seen
  * (the function was running when the probes were attached) does not fire.
+ *
+ * @entry(expr) makes a probe of its own at the entry (the provider's
+ * entry(), lang/elab_entry.c), whose handler stores expr in a global
+ * keyed by tid() that the return handler reads.  Its records are held
+ * the same way, and each is handled just before its thread's return from
+ * that call: run at once, the entries of a recursion would overwrite
+ * each other's value before the first return read it.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -38,6 +45,7 @@ struct kev {
 };
 
 struct saved_rec {
+	struct tk_event ev;	/* a held twin's record (data: below) */
 	unsigned char *data;
 	unsigned int size, cap;
 };
@@ -47,11 +55,19 @@ struct saved {
 	struct saved_rec rec[SAVED_DEPTH];
 };
 
+/* What an event id of ours is. */
+struct kslot {
+	struct prov_probe *p;	/* its probe */
+	bool entry;		/* the entry twin of a .return's $params */
+	bool held;		/* an entry() twin: handled at the return */
+	struct prov_probe **twins;	/* a .return: its entry() twins */
+	size_t ntwins;
+};
+
 struct kstate {
 	struct run *run;
 	struct session *s;
-	struct prov_probe **by_id;	/* event id -> its probe */
-	bool *is_entry;			/* event id -> an entry twin */
+	struct kslot *by_id;		/* event id -> what it is */
 	int nids;
 	struct hmap *saved;		/* (probe id, tid) -> struct saved */
 	bool reported;
@@ -63,14 +79,48 @@ static void set_id(struct kstate *st, int id, struct prov_probe *p, bool entry)
 		return;
 	if (id >= st->nids) {
 		st->by_id = xrealloc(st->by_id, (size_t)(id + 1) * sizeof(*st->by_id));
-		st->is_entry = xrealloc(st->is_entry, (size_t)(id + 1));
 		memset(st->by_id + st->nids, 0,
 		       (size_t)(id + 1 - st->nids) * sizeof(*st->by_id));
-		memset(st->is_entry + st->nids, 0, (size_t)(id + 1 - st->nids));
 		st->nids = id + 1;
 	}
-	st->by_id[id] = p;
-	st->is_entry[id] = entry;
+	st->by_id[id].p = p;
+	st->by_id[id].entry = entry;
+	st->by_id[id].held = !entry && ((struct kprobe *)p->data)->ret_probe;
+}
+
+/* The entry() twins among @probes whose .return probe is @ret; with
+ * @out NULL, only counted. */
+static size_t twins_of(const struct prov_probe *ret,
+		       struct prov_probe *const *probes, size_t n,
+		       struct prov_probe **out)
+{
+	size_t i, m = 0;
+
+	for (i = 0; i < n; i++)
+		if (((struct kprobe *)probes[i]->data)->ret_probe == ret) {
+			if (out)
+				out[m] = probes[i];
+			m++;
+		}
+	return m;
+}
+
+/* Each .return's event knows its entry() twins (fire_twins()). */
+static void link_twins(struct kstate *st, struct prov_probe *const *probes,
+		       size_t n)
+{
+	int id;
+
+	for (id = 0; id < st->nids; id++) {
+		struct kslot *sl = &st->by_id[id];
+		size_t m;
+
+		if (!sl->p || sl->entry || !((struct kprobe *)sl->p->data)->ret ||
+		    !(m = twins_of(sl->p, probes, n, NULL)))
+			continue;
+		sl->twins = xcalloc(m, sizeof(*sl->twins));
+		sl->ntwins = twins_of(sl->p, probes, n, sl->twins);
+	}
 }
 
 static uint64_t saved_key(const struct prov_probe *p, int tid)
@@ -78,6 +128,7 @@ static uint64_t saved_key(const struct prov_probe *p, int tid)
 	return (uint64_t)(uint32_t)p->id << 32 | (uint32_t)tid;
 }
 
+/* Keep @ev, an entry record of probe @p, on its thread's stack. */
 static void push_entry(struct kstate *st, struct prov_probe *p,
 		       const struct tk_event *ev)
 {
@@ -98,27 +149,64 @@ static void push_entry(struct kstate *st, struct prov_probe *p,
 	}
 	memcpy(r->data, ev->data, ev->size);
 	r->size = ev->size;
+	r->ev = *ev;
+	r->ev.data = r->data;
+	r->ev.stack = NULL;
+	r->ev.nstack = r->ev.nkstack = 0;
+}
+
+/* The innermost record of @p kept for thread @tid, unlinked (valid until
+ * the next push_entry()), or NULL. */
+static struct saved_rec *pop_entry(struct kstate *st,
+				   const struct prov_probe *p, int tid)
+{
+	struct saved *s = hmap_get(st->saved, saved_key(p, tid), false);
+
+	return s && s->depth ? &s->rec[--s->depth] : NULL;
+}
+
+/* Handle the entry() twins of the .return in @sl with their records of
+ * thread @tid's call; false when the run is to stop. */
+static bool fire_twins(struct kstate *st, const struct kslot *sl, int tid)
+{
+	size_t i;
+
+	for (i = 0; i < sl->ntwins; i++) {
+		struct saved_rec *r = pop_entry(st, sl->twins[i], tid);
+		struct kev kev;
+
+		if (!r)
+			continue;
+		kev = (struct kev){ .ev = &r->ev };
+		if (!run_fire(st->run, sl->twins[i], &kev))
+			return false;
+	}
+	return true;
 }
 
 static void on_record(const struct tk_event *ev, void *arg)
 {
 	struct kstate *st = arg;
+	const struct kslot *sl;
 	struct prov_probe *p;
 	struct kev kev = { .ev = ev };
 
-	if (ev->id < 0 || ev->id >= st->nids || !(p = st->by_id[ev->id]))
+	if (ev->id < 0 || ev->id >= st->nids || !(p = st->by_id[ev->id].p))
 		return;
-	if (st->is_entry[ev->id]) {
+	sl = &st->by_id[ev->id];
+	if (sl->entry || sl->held) {
 		push_entry(st, p, ev);
 		return;
 	}
+	if (sl->ntwins && !fire_twins(st, sl, ev->pid)) {
+		session_drain_stop(st->s);
+		return;
+	}
 	if (kprobe_has_entry(p->data)) {
-		struct saved *s = hmap_get(st->saved, saved_key(p, ev->pid), false);
-		struct saved_rec *r;
+		struct saved_rec *r = pop_entry(st, p, ev->pid);
 
-		if (!s || !s->depth)
+		if (!r)
 			return;
-		r = &s->rec[--s->depth];
 		kev.entry = *ev;
 		kev.entry.data = r->data;
 		kev.entry.size = r->size;
@@ -180,12 +268,19 @@ static int add_events(struct kstate *st, struct prov_probe *const *probes,
 
 		if (p->stacks != stacks)
 			continue;
-		if (stacks && kprobe_has_entry(k)) {
+		if (stacks && (kprobe_has_entry(k) || twins_of(p, probes, n, NULL))) {
 			/* its records would come from perf samples, its
 			 * entry twin's from the ring: not merged in time */
-			run_error(st->run, "%s prints stacks and reads parameters "
-				  "at the function's entry: not both in one return "
-				  "probe yet", p->pp);
+			run_error(st->run, "%s prints stacks and reads values from "
+				  "the function's entry ($param, @entry): not both "
+				  "in one return probe yet", p->pp);
+			err = -EOPNOTSUPP;
+			goto out;
+		}
+		if (stacks && k->ret_probe) {
+			/* held for the return, which comes from the ring */
+			run_error(st->run, "%s: @entry(...) of a stack built-in is "
+				  "not supported yet", k->ret_probe->pp);
 			err = -EOPNOTSUPP;
 			goto out;
 		}
@@ -282,6 +377,7 @@ int kprobe_attach(struct run *run, struct prov_probe *const *probes, size_t n,
 	if ((err = add_events(st, probes, n, false)) < 0 ||
 	    (err = add_events(st, probes, n, true)) < 0)
 		return err;
+	link_twins(st, probes, n);
 	if ((err = session_start(st->s, run_loop(run), on_record, st)) < 0) {
 		run_error(run, "%s", session_error(st->s));
 		return err;
@@ -311,15 +407,16 @@ void kprobe_detach(struct run *run, void *state)
 	if (!st)
 		return;
 	record_close(st->s, st->reported);
-	for (i = 0; i < st->nids; i++)
-		if (st->by_id[i])
-			((struct kprobe *)st->by_id[i]->data)->s = NULL;
+	for (i = 0; i < st->nids; i++) {
+		if (st->by_id[i].p)
+			((struct kprobe *)st->by_id[i].p->data)->s = NULL;
+		free(st->by_id[i].twins);
+	}
 	while ((s = hmap_next(st->saved, &pos, &key)))
 		for (i = 0; i < SAVED_DEPTH; i++)
 			free(s->rec[i].data);
 	hmap_free(st->saved);
 	free(st->by_id);
-	free(st->is_entry);
 	free(st);
 }
 

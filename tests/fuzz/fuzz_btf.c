@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Fuzz the BTF reader: the input is a raw BTF blob (/sys/kernel/btf/vmlinux). */
+/*
+ * Fuzz the kernel function prototypes read from BTF (common/kbtf_func.c
+ * over libbpf): the input is a raw BTF blob (/sys/kernel/btf/vmlinux).
+ */
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/btf.h"
+#include "common/kbtf.h"
+#include "common/kbtf_func.h"
 #include "tests/fuzz/fuzz.h"
 
 FUZZ_TARGET(btf)
@@ -13,30 +17,31 @@ FUZZ_TARGET(btf)
 		"f", "g", "h", "k", "do_sys_openat2", "vfs_read", "do_nanosleep",
 		"_printk", "kfree", "",
 	};
-	struct btf_func f;
+	struct kbtf_func f;
 	char err[256];
-	struct btf *b;
+	struct kbtf *b;
 	size_t i, k;
 
-	b = btf_parse(data, size, err, sizeof(err));
+	b = kbtf_parse(data, size, err, sizeof(err));
 	if (!b) {
 		if (strncmp(err, "bad BTF: ", 9))
 			abort();
 		return 0;
 	}
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (btf_func_find(b, names[i], &f, err, sizeof(err)))
+		if (kbtf_func_find(b, names[i], &f, err, sizeof(err)))
 			continue;
 		for (k = 0; k < f.nparams; k++) {
-			const char *t = btf_fetch_type(&f.params[k].t);
+			const char *t = kbtf_fetch_type(&f.params[k].t);
 
 			if (strlen(f.params[k].name) >= size || (t && !*t) ||
-			    !btf_class_name(f.params[k].t.cls))
+			    !kbtf_class_name(f.params[k].t.cls))
 				abort();
+			free(kbtf_param_fetch(&f, k, NULL, err, sizeof(err)));
 		}
-		btf_fetch_type(&f.ret);
-		btf_func_release(&f);
+		kbtf_fetch_type(&f.ret);
+		kbtf_func_release(&f);
 	}
-	btf_free(b);
+	kbtf_free(b);
 	return 0;
 }

@@ -279,6 +279,10 @@ load helpers
 	golden stats_variance
 }
 
+@test "stack_flag" {
+	golden stack_flag
+}
+
 @test "stack_none" {
 	golden stack_none
 }

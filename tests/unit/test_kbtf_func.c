@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * BTF reader: blobs built here (every class, type tags, cycles, malformed
- * headers and records), then the running kernel's /sys/kernel/btf/vmlinux.
+ * Kernel function prototypes from BTF (common/kbtf_func.c over libbpf):
+ * blobs built here (every class, type tags, cycles, malformed headers and
+ * records), then the running kernel's /sys/kernel/btf/vmlinux.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -10,7 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/btf.h"
+#include "common/kbtf.h"
+#include "common/kbtf_func.h"
 #include "tests/unit/unit.h"
 
 /* A blob under construction: type records and strings. */
@@ -77,15 +79,17 @@ static uint8_t *blob_bytes(const struct blob *b, size_t *len)
  * long f(int a, const char __user *s, const char *k, unsigned short u,
  *        struct x *p, _Bool ok, enum e v, struct x byval, void __user *up,
  *        my_int_t t, ...)
- * plus g(), a function whose prototype id is garbage, and a typedef cycle.
+ * plus h(), whose "prototype" is an int, a typedef cycle in k(), and with
+ * @bad_ids, g() whose prototype id is out of range and a parameter of k()
+ * of a type id out of range (libbpf may refuse such a blob as a whole).
  */
-static struct btf *build(char *err, size_t errlen)
+static struct kbtf *build(bool bad_ids, char *err, size_t errlen)
 {
 	uint32_t i_int, i_char, i_cchar, i_utag, i_uptr, i_kptr, i_ushort, i_sx,
 		 i_px, i_bool, i_enum, i_long, i_void_utag, i_vptr, i_td, i_proto,
 		 i_cyc1;
 	struct blob b;
-	struct btf *btf;
+	struct kbtf *btf;
 	uint8_t *bytes;
 	size_t len;
 
@@ -131,28 +135,29 @@ static struct btf *build(char *err, size_t errlen)
 		put32(&b, 0);
 	}
 	type(&b, "f", 12, 1, i_proto, 0);
-	type(&b, "g", 12, 1, 9999, 0);		/* prototype out of range */
+	if (bad_ids)
+		type(&b, "g", 12, 1, 9999, 0);	/* prototype out of range */
 	type(&b, "h", 12, 1, i_int, 0);		/* "prototype" not one */
 	i_cyc1 = b.nid + 1;			/* typedef a -> b -> a */
 	type(&b, "cyc_a", 8, 0, i_cyc1 + 1, 0);
 	type(&b, "cyc_b", 8, 0, i_cyc1, 0);
-	i_proto = type(&b, NULL, 13, 2, 0, 0);	/* void k(cyc_a c, <bad id>) */
+	i_proto = type(&b, NULL, 13, 2, 0, 0);	/* void k(cyc_a c, <bad id>|int) */
 	put32(&b, str(&b, "c"));
 	put32(&b, i_cyc1);
 	put32(&b, str(&b, "bad"));
-	put32(&b, 123456);
+	put32(&b, bad_ids ? 123456 : i_int);
 	type(&b, "k", 12, 1, i_proto, 0);
 	bytes = blob_bytes(&b, &len);
-	btf = btf_parse(bytes, len, err, errlen);
+	btf = kbtf_parse(bytes, len, err, errlen);
 	free(bytes);
 	return btf;
 }
 
 UNIT_TEST(classes)
 {
-	struct btf_func f;
+	struct kbtf_func f;
 	char err[256];
-	struct btf *b = build(err, sizeof(err));
+	struct kbtf *b = build(false, err, sizeof(err));
 	static const struct { const char *name, *cls, *fetch; int size, sgn; } want[] = {
 		{ "a", "int", "s32", 4, 1 },
 		{ "s", "char __user *", "ustring", 8, 0 },
@@ -172,49 +177,107 @@ UNIT_TEST(classes)
 		printf("# %s\n", err);
 		return;
 	}
-	CHECK_INT(btf_func_find(b, "f", &f, err, sizeof(err)), 0);
+	CHECK_INT(kbtf_func_find(b, "f", &f, err, sizeof(err)), 0);
 	CHECK_INT(f.nparams, 10);
 	CHECK(f.variadic);
-	CHECK_INT(f.ret.cls, BTF_CLASS_INT);
-	CHECK_STR(btf_fetch_type(&f.ret), "s64");
+	CHECK_INT(f.ret.cls, KBTF_CLASS_INT);
+	CHECK_STR(kbtf_fetch_type(&f.ret), "s64");
 	for (i = 0; i < f.nparams && i < 10; i++) {
-		const char *fetch = btf_fetch_type(&f.params[i].t);
+		const char *fetch = kbtf_fetch_type(&f.params[i].t);
 
 		CHECK_STR(f.params[i].name, want[i].name);
-		CHECK_STR(btf_class_name(f.params[i].t.cls), want[i].cls);
+		CHECK_STR(kbtf_class_name(f.params[i].t.cls), want[i].cls);
 		CHECK(want[i].fetch ? fetch && !strcmp(fetch, want[i].fetch) : !fetch);
 		CHECK_INT(f.params[i].t.size, want[i].size);
 		CHECK_INT(f.params[i].t.is_signed, want[i].sgn);
 	}
-	btf_func_release(&f);
-	CHECK_INT(btf_func_find(b, "g", &f, err, sizeof(err)), -EINVAL);
-	CHECK_STR(err, "bad BTF: function 'g' has no prototype");
-	CHECK_INT(btf_func_find(b, "h", &f, err, sizeof(err)), -EINVAL);
-	CHECK_INT(btf_func_find(b, "nope", &f, err, sizeof(err)), -ENOENT);
+	kbtf_func_release(&f);
+	CHECK_INT(kbtf_func_find(b, "h", &f, err, sizeof(err)), -EINVAL);
+	CHECK_STR(err, "bad BTF: function 'h' has no prototype");
+	CHECK_INT(kbtf_func_find(b, "nope", &f, err, sizeof(err)), -ENOENT);
 	CHECK_STR(err, "no function 'nope' in the kernel's BTF");
-	/* a cycle and an id out of range: classified as unknown, no hang */
-	CHECK_INT(btf_func_find(b, "k", &f, err, sizeof(err)), 0);
+	/* a cycle: classified as unknown, no hang */
+	CHECK_INT(kbtf_func_find(b, "k", &f, err, sizeof(err)), 0);
 	CHECK_INT(f.nparams, 2);
-	CHECK_INT(f.ret.cls, BTF_CLASS_VOID);
-	CHECK(btf_fetch_type(&f.ret) == NULL);
-	CHECK_INT(f.params[0].t.cls, BTF_CLASS_OTHER);
-	CHECK_INT(f.params[1].t.cls, BTF_CLASS_OTHER);
-	btf_func_release(&f);
-	btf_free(b);
+	CHECK_INT(f.ret.cls, KBTF_CLASS_VOID);
+	CHECK(kbtf_fetch_type(&f.ret) == NULL);
+	CHECK_INT(f.params[0].t.cls, KBTF_CLASS_OTHER);
+	CHECK_INT(f.params[1].t.cls, KBTF_CLASS_INT);
+	/* what follows a struct by value has no known place */
+	CHECK(kbtf_param_fetch(&f, 1, NULL, err, sizeof(err)) == NULL);
+	CHECK_STR(err, "'bad' of k follows a struct passed by value: its place is unknown");
+	kbtf_func_release(&f);
+	kbtf_free(b);
+}
+
+/* Type ids out of range: libbpf refuses the blob, or reading past them
+ * fails cleanly (an unknown class, a prototype that is not one). */
+UNIT_TEST(ids_out_of_range)
+{
+	struct kbtf_func f;
+	char err[256];
+	struct kbtf *b = build(true, err, sizeof(err));
+
+	if (!b) {
+		CHECK(!strncmp(err, "bad BTF: ", 9));
+		return;
+	}
+	CHECK_INT(kbtf_func_find(b, "g", &f, err, sizeof(err)), -EINVAL);
+	CHECK_STR(err, "bad BTF: function 'g' has no prototype");
+	CHECK_INT(kbtf_func_find(b, "k", &f, err, sizeof(err)), 0);
+	CHECK_INT(f.nparams, 2);
+	CHECK_INT(f.params[1].t.cls, KBTF_CLASS_OTHER);
+	kbtf_func_release(&f);
+	kbtf_free(b);
+}
+
+/* f's parameters as the kprobe tool fetches them at the entry */
+UNIT_TEST(param_fetch)
+{
+	static const char *const want[] = {
+		"%di:s32", "+0(%si):ustring", "+0(%dx):string", "%cx:u16",
+		"%r8:x64", "%r9:u8", "+8(%sp):u32", NULL,
+	};
+	struct kbtf_func f;
+	char err[256];
+	struct kbtf *b = build(false, err, sizeof(err));
+	char *s;
+	size_t i;
+
+	CHECK(b != NULL);
+	if (!b)
+		return;
+	CHECK_INT(kbtf_func_find(b, "f", &f, err, sizeof(err)), 0);
+	for (i = 0; i < 8 && i < f.nparams; i++) {
+		s = kbtf_param_fetch(&f, i, NULL, err, sizeof(err));
+		if (want[i]) {
+			CHECK(s && !strcmp(s, want[i]));
+		} else {
+			CHECK(!s);
+			CHECK_STR(err, "'byval' of f is a struct or union: no register holds it");
+		}
+		free(s);
+	}
+	/* a type of the user's own */
+	s = kbtf_param_fetch(&f, 0, "x32", err, sizeof(err));
+	CHECK(s && !strcmp(s, "%di:x32"));
+	free(s);
+	kbtf_func_release(&f);
+	kbtf_free(b);
 }
 
 /* Parse @len bytes of @data expecting failure with @msg (a prefix). */
 static void refused(const void *data, size_t len, const char *msg)
 {
 	char err[256] = "";
-	struct btf *b = btf_parse(data, len, err, sizeof(err));
+	struct kbtf *b = kbtf_parse(data, len, err, sizeof(err));
 
 	CHECK(b == NULL);
 	if (strncmp(err, msg, strlen(msg))) {
 		printf("#   got \"%s\", expected \"%s...\"\n", err, msg);
 		unit_failed = 1;
 	}
-	btf_free(b);
+	kbtf_free(b);
 }
 
 UNIT_TEST(malformed)
@@ -238,36 +301,33 @@ UNIT_TEST(malformed)
 	refused(good, 23, "bad BTF: 23 bytes");
 	/* every cut of the tail: a section ends past the end */
 	for (cut = 24; cut < len; cut++)
-		refused(good, cut, "bad BTF: sections outside");
+		refused(good, cut, "bad BTF: ");
 	memcpy(bad, good, len);
 	bad[0] = 0xeb;			/* big-endian */
 	bad[1] = 0x9f;
-	refused(bad, len, "bad BTF: magic 0x9feb (the other byte order)");
-	memcpy(bad, good, len);
-	bad[2] = 2;
-	refused(bad, len, "bad BTF: version 2");
+	refused(bad, len, "bad BTF: ");
 	memcpy(bad, good, len);
 	v = 0xfffffff0;			/* type_len wrapping past the end */
 	memcpy(bad + 12, &v, 4);
-	refused(bad, len, "bad BTF: sections outside");
+	refused(bad, len, "bad BTF: ");
 	memcpy(bad, good, len);
 	v = 0xffffffff;			/* hdr_len */
 	memcpy(bad + 4, &v, 4);
-	refused(bad, len, "bad BTF: sections outside");
+	refused(bad, len, "bad BTF: ");
 	memcpy(bad, good, len);
 	bad[len - 1] = 'x';		/* strings unterminated */
-	refused(bad, len, "bad BTF: sections outside");
+	refused(bad, len, "bad BTF: ");
 	memcpy(bad, good, len);
 	bad[24 + 7] = 31;		/* kind 31 */
-	refused(bad, len, "bad BTF: type 1 of unknown kind 31");
+	refused(bad, len, "bad BTF: ");
 	memcpy(bad, good, len);
 	v = 0xffff | 13u << 24;		/* the proto claims 65535 params */
 	memcpy(bad + 24 + 16 + 4, &v, 4);
-	refused(bad, len, "bad BTF: type 2 cut short");
+	refused(bad, len, "bad BTF: ");
 	memcpy(bad, good, len);
 	v = 20;				/* type section cut inside a record */
 	memcpy(bad + 12, &v, 4);
-	refused(bad, len, "bad BTF: type 2 cut short");
+	refused(bad, len, "bad BTF: ");
 	free(bad);
 	free(good);
 }
@@ -275,74 +335,73 @@ UNIT_TEST(malformed)
 UNIT_TEST(empty_sections)
 {
 	struct blob bl;
-	struct btf_func f;
+	struct kbtf_func f;
 	uint8_t *bytes;
 	char err[256];
-	struct btf *b;
+	struct kbtf *b;
 	size_t len;
 
 	blob_init(&bl);
 	bytes = blob_bytes(&bl, &len);
-	b = btf_parse(bytes, len, err, sizeof(err));
+	b = kbtf_parse(bytes, len, err, sizeof(err));
 	CHECK(b != NULL);
 	if (b)
-		CHECK_INT(btf_func_find(b, "f", &f, err, sizeof(err)), -ENOENT);
-	btf_free(b);
+		CHECK_INT(kbtf_func_find(b, "f", &f, err, sizeof(err)), -ENOENT);
+	kbtf_free(b);
 	free(bytes);
 }
 
-UNIT_TEST(load_errors)
+UNIT_TEST(not_btf)
 {
+	static const char text[] = "Name:\tcat\nState:\tR (running)\n";
 	char err[256];
 
 	errno = 0;
-	CHECK(btf_load("/nonexistent/vmlinux", err, sizeof(err)) == NULL);
-	CHECK_INT(errno, ENOENT);
-	CHECK_STR(err, "cannot read /nonexistent/vmlinux: No such file or directory");
-	CHECK(btf_load("/proc/self/status", err, sizeof(err)) == NULL);
+	CHECK(kbtf_parse(text, sizeof(text), err, sizeof(err)) == NULL);
 	CHECK_INT(errno, EINVAL);
+	CHECK(!strncmp(err, "bad BTF: ", 9));
 }
 
 UNIT_TEST(running_kernel)
 {
-	struct btf_func f;
+	struct kbtf_func f;
 	char err[256];
-	struct btf *b;
+	struct kbtf *b;
 
 	if (access("/sys/kernel/btf/vmlinux", R_OK))
 		SKIP("requires: /sys/kernel/btf/vmlinux (CONFIG_DEBUG_INFO_BTF)");
-	b = btf_load(NULL, err, sizeof(err));
+	b = kbtf_open(err, sizeof(err));
 	CHECK(b != NULL);
 	if (!b)
 		return;
 	/* long do_sys_openat2(int dfd, const char __user *filename,
 	 *                     struct open_how *how) */
-	CHECK_INT(btf_func_find(b, "do_sys_openat2", &f, err, sizeof(err)), 0);
+	CHECK_INT(kbtf_func_find(b, "do_sys_openat2", &f, err, sizeof(err)), 0);
 	CHECK_INT(f.nparams, 3);
 	CHECK(!f.variadic);
 	if (f.nparams == 3) {
 		CHECK_STR(f.params[0].name, "dfd");
-		CHECK_STR(btf_fetch_type(&f.params[0].t), "s32");
+		CHECK_STR(kbtf_fetch_type(&f.params[0].t), "s32");
 		CHECK_STR(f.params[1].name, "filename");
 		/* ustring where the kernel's BTF has the __user tag */
-		CHECK(f.params[1].t.cls == BTF_CLASS_STRING ||
-		      f.params[1].t.cls == BTF_CLASS_USTRING);
+		CHECK(f.params[1].t.cls == KBTF_CLASS_STRING ||
+		      f.params[1].t.cls == KBTF_CLASS_USTRING);
 		CHECK_STR(f.params[2].name, "how");
-		CHECK_STR(btf_fetch_type(&f.params[2].t), "x64");
+		CHECK_STR(kbtf_fetch_type(&f.params[2].t), "x64");
 	}
-	CHECK(f.ret.cls == BTF_CLASS_INT && f.ret.is_signed);
-	btf_func_release(&f);
+	CHECK(f.ret.cls == KBTF_CLASS_INT && f.ret.is_signed);
+	kbtf_func_release(&f);
 	/* void kfree(const void *) */
-	CHECK_INT(btf_func_find(b, "kfree", &f, err, sizeof(err)), 0);
-	CHECK_INT(f.ret.cls, BTF_CLASS_VOID);
+	CHECK_INT(kbtf_func_find(b, "kfree", &f, err, sizeof(err)), 0);
+	CHECK_INT(f.ret.cls, KBTF_CLASS_VOID);
 	CHECK_INT(f.nparams, 1);
-	btf_func_release(&f);
+	kbtf_func_release(&f);
 	/* int _printk(const char *fmt, ...) */
-	CHECK_INT(btf_func_find(b, "_printk", &f, err, sizeof(err)), 0);
+	CHECK_INT(kbtf_func_find(b, "_printk", &f, err, sizeof(err)), 0);
 	CHECK(f.variadic);
 	CHECK_INT(f.nparams, 1);
-	btf_func_release(&f);
-	btf_free(b);
+	kbtf_func_release(&f);
+	kbtf_free(b);
 }
 
 UNIT_MAIN()
