@@ -135,8 +135,8 @@ static const char *str_arg(const struct ast_pp *pp, size_t i)
 
 /* The sites of a point by source file or line, from the kernel's DWARF. */
 static int expand_dwarf(const struct prov_env *env, const struct ast_pp *pp,
-			const char *what, const char *spec, enum kdkind kind,
-			bool nearest, struct prov_list *out)
+			const char *what, const char *shown, const char *spec,
+			enum kdkind kind, bool nearest, struct prov_list *out)
 {
 	struct kdsite_list l;
 	char err[768];
@@ -146,14 +146,14 @@ static int expand_dwarf(const struct prov_env *env, const struct ast_pp *pp,
 	if (kprobe_dwarf_sites(spec, kind, nearest, &l, err, sizeof(err)) < 0) {
 		if (pp->optional)
 			return 0;
-		diag_error(env->diag, pp->loc, "%s(\"%s\"): %s", what, spec, err);
+		diag_error(env->diag, pp->loc, "%s(\"%s\"): %s", what, shown, err);
 		return -1;
 	}
 	if (!l.n) {
 		if (env->listing || pp->optional)
 			return 0;
 		diag_error(env->diag, pp->loc, "no kernel function matches \"%s\"",
-			   spec);
+			   shown);
 		return -1;
 	}
 	if (!env->listing && !session_has_kprobes()) {
@@ -186,7 +186,7 @@ static int expand_statement(const struct prov_env *env, const struct ast_pp *pp,
 	if (pp->ncomps > 3 || (pp->ncomps == 3 && !absolute && !nearest))
 		return 0;
 	if (s && (strchr(s, '@') || strchr(s, ':')))
-		return expand_dwarf(env, pp, "kernel.statement", s, KD_STMT,
+		return expand_dwarf(env, pp, "kernel.statement", s, s, KD_STMT,
 				    nearest, out);
 	if (nearest) {
 		diag_error(env->diag, pp->loc, ".nearest needs a source line: "
@@ -288,7 +288,7 @@ static int kprobe_expand(const struct prov_env *env, const struct ast_pp *pp,
 	if (!raw && !module && (strchr(pat, '@') || inl)) {
 		char *spec = strchr(pat, '@') ? xstrdup(pat) : xasprintf("%s@*", pat);
 
-		n = expand_dwarf(env, pp, what, spec, inl ? KD_INLINE : ret ?
+		n = expand_dwarf(env, pp, what, pat, spec, inl ? KD_INLINE : ret ?
 				 KD_RETURN : *suffix ? KD_CALL : KD_FUNC, false, out);
 		free(spec);
 		return n;
