@@ -25,11 +25,13 @@
 #include <elfutils/libdwelf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <gelf.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -41,6 +43,8 @@
 struct ksym {
 	uint64_t addr, size;
 	const char *name;	/* in the symbol table's string section */
+	const char *file;	/* a local's source file (its FILE symbol:
+				 * a base name), NULL for a global */
 };
 
 struct kunit {
@@ -173,6 +177,8 @@ static int load_symbols(struct kdwarf *k, uint64_t *text)
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB ||
 		    !sh.sh_entsize || !(d = elf_getdata(scn, NULL)))
 			continue;
+		const char *file = NULL;
+
 		n = sh.sh_size / sh.sh_entsize;
 		for (i = 1; i < n; i++) {
 			GElf_Sym s;
@@ -181,6 +187,10 @@ static int load_symbols(struct kdwarf *k, uint64_t *text)
 			if (!gelf_getsym(d, (int)i, &s) ||
 			    !(name = elf_strptr(k->elf, sh.sh_link, s.st_name)))
 				continue;
+			if (GELF_ST_TYPE(s.st_info) == STT_FILE) {
+				file = name;
+				continue;
+			}
 			if (!*text && !strcmp(name, "_text"))
 				*text = s.st_value;
 			if (GELF_ST_TYPE(s.st_info) != STT_FUNC || !s.st_size)
@@ -190,7 +200,7 @@ static int load_symbols(struct kdwarf *k, uint64_t *text)
 				k->syms = xrealloc(k->syms, cap * sizeof(*k->syms));
 			}
 			k->syms[k->nsyms++] = (struct ksym){ s.st_value, s.st_size,
-							     name };
+				name, GELF_ST_BIND(s.st_info) == STB_LOCAL ? file : NULL };
 		}
 	}
 	if (k->nsyms)
@@ -255,10 +265,31 @@ static void load_units(struct kdwarf *k)
 		}
 		k->units[k->nunits].off = dwarf_dieoffset(&cudie);
 		k->units[k->nunits].name = dwarf_diename(&cudie);
-		if (!k->nunits)
+		if (!k->root && !k->nunits)
 			set_root(k, &cudie);
 		k->nunits++;
 	}
+}
+
+/*
+ * libdw maps vmlinux and finds a unit by walking the unit headers before
+ * it: one page each, thousands of pages far apart.  Readahead would read
+ * a whole window around each (hundreds of megabytes in all, minutes over
+ * 9p or NFS); the pages are wanted one at a time.
+ */
+static void random_access(struct kdwarf *k)
+{
+	Elf *elf = dwarf_getelf(dwinfo_dwarf(k->dw));
+	long pg = sysconf(_SC_PAGESIZE);
+	uintptr_t a, end;
+	size_t size = 0;
+	char *p;
+
+	if (!elf || !(p = elf_rawfile(elf, &size)) || !size || pg <= 0)
+		return;
+	a = (uintptr_t)p & ~(uintptr_t)(pg - 1);
+	end = (uintptr_t)p + size;
+	madvise((void *)a, end - a, MADV_RANDOM);
 }
 
 struct kdwarf *kdwarf_open(char *err, size_t errlen)
@@ -326,10 +357,10 @@ struct kdwarf *kdwarf_open(char *err, size_t errlen)
 		ret = -errno;
 		goto fail;
 	}
+	random_access(k);
 	/* no _text in kallsyms (kptr_restrict): globals cannot be placed */
 	rtext = running_text();
 	dwinfo_set_kernel(k->dw, rtext ? (int64_t)(rtext - text) : 0);
-	load_units(k);
 	return k;
 fail:
 	kdwarf_free(k);
@@ -364,6 +395,54 @@ const char *kdwarf_path(const struct kdwarf *k)
 	return k->path;
 }
 
+static void add_scope(struct kdwarf *k, uint64_t off)
+{
+	size_t i;
+
+	for (i = 0; i < k->nscope; i++)
+		if (k->scope[i] == off)
+			return;
+	k->scope = xrealloc(k->scope, (k->nscope + 1) * sizeof(*k->scope));
+	k->scope[k->nscope++] = off;
+}
+
+static int cmp_off(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
+/*
+ * The units of @file found through the symbol table: a local function
+ * of each object named like it (its FILE symbol) leads through
+ * .debug_aranges to its unit.  Touches a few pages where reading every
+ * unit's header touches thousands (minutes over a slow file system).
+ */
+static void scope_by_symbols(struct kdwarf *k, const char *file)
+{
+	const char *base = strrchr(file, '/'), *seen = NULL, *name;
+	Dwarf *dbg = dwinfo_dwarf(k->dw);
+	Dwarf_Die cu;
+	size_t i;
+
+	base = base ? base + 1 : file;
+	for (i = 0; i < k->nsyms; i++) {
+		const struct ksym *s = &k->syms[i];
+
+		if (!s->file || s->file == seen || fnmatch(base, s->file, 0))
+			continue;
+		seen = s->file;
+		if (!dwarf_addrdie(dbg, dwinfo_to_dwarf(k->dw, s->addr), &cu) ||
+		    !(name = dwarf_diename(&cu)) ||
+		    !dwinfo_file_matches(name, file))
+			continue;
+		if (!k->root)
+			set_root(k, &cu);
+		add_scope(k, dwarf_dieoffset(&cu));
+	}
+}
+
 int kdwarf_scope(struct kdwarf *k, const char *file)
 {
 	size_t i;
@@ -374,6 +453,15 @@ int kdwarf_scope(struct kdwarf *k, const char *file)
 	k->nscope = 0;
 	if (!file)
 		return 0;
+	scope_by_symbols(k, file);
+	if (k->nscope) {
+		qsort(k->scope, k->nscope, sizeof(*k->scope), cmp_off);
+		dwinfo_set_units(k->dw, k->scope, k->nscope);
+		return 0;
+	}
+	/* a file without local functions, or a header: the unit names */
+	if (!k->units)
+		load_units(k);
 	for (i = 0; i < k->nunits; i++) {
 		if (!k->units[i].name ||
 		    !dwinfo_file_matches(k->units[i].name, file))
