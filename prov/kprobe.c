@@ -285,14 +285,19 @@ static int kprobe_expand(const struct prov_env *env, const struct ast_pp *pp,
 			   what, raw ? "kprobe.function" : "kernel.function");
 		return -1;
 	}
-	if (!raw && !module && (strchr(pat, '@') || inl)) {
-		char *spec = strchr(pat, '@') ? xstrdup(pat) : xasprintf("%s@*", pat);
-
-		n = expand_dwarf(env, pp, what, pat, spec, inl ? KD_INLINE : ret ?
-				 KD_RETURN : *suffix ? KD_CALL : KD_FUNC, false, out);
-		free(spec);
-		return n;
+	if (inl && !strchr(pat, '@')) {
+		/* inline instances are in the units that call the function:
+		 * without a file, every unit of the kernel (minutes to read) */
+		diag_error(env->diag, pp->loc, "%s(\"%s\").inline needs a source "
+			   "file: \"%s@FILE\" (the file the instances are in), or "
+			   "\"%s@*\" to read all of the kernel's DWARF", what, pat,
+			   pat, pat);
+		return -1;
 	}
+	if (!raw && !module && strchr(pat, '@'))
+		return expand_dwarf(env, pp, what, pat, pat, inl ? KD_INLINE :
+				    ret ? KD_RETURN : *suffix ? KD_CALL : KD_FUNC,
+				    false, out);
 	name = xstrdup(pat);
 	if ((at = strchr(name, '@'))) {
 		if (!env->listing)

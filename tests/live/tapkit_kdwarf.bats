@@ -87,9 +87,9 @@ tmp_line() {
 	[[ "${stderr_lines[0]}" == "<input>:1:7: error: kernel.statement(\"do_sys_openat2@fs/open.c:1320\"): the kernel's DWARF"*"$want"* ]] ||
 		{ echo "$stderr" >&2; false; }
 	no_leftovers "$RUN_PID"
-	run_pid tapkit -e 'probe kernel.function("vfs_read").inline { print(1) }'
+	run_pid tapkit -e 'probe kernel.function("getname@fs/namei.c").inline { print(1) }'
 	[ "$status" -eq 1 ]
-	[[ "${stderr_lines[0]}" == "<input>:1:7: error: kernel.function(\"vfs_read\"): the kernel's DWARF"*"$want"* ]] ||
+	[[ "${stderr_lines[0]}" == "<input>:1:7: error: kernel.function(\"getname@fs/namei.c\"): the kernel's DWARF"*"$want"* ]] ||
 		{ echo "$stderr" >&2; false; }
 	no_leftovers "$RUN_PID"
 }
@@ -187,6 +187,14 @@ probe end { printf("hits %d\n", n) }'
 	assert_clean
 }
 
+@test "tapkit kdwarf: .inline without a source file is a located error, DWARF or not" {
+	run_pid tapkit -e 'probe kernel.function("vfs_read").inline { print(1) }'
+	[ "$status" -eq 1 ]
+	[ "${stderr_lines[0]}" = '<input>:1:7: error: kernel.function("vfs_read").inline needs a source file: "vfs_read@FILE" (the file the instances are in), or "vfs_read@*" to read all of the kernel'"'"'s DWARF' ] ||
+		{ echo "$stderr" >&2; false; }
+	no_leftovers "$RUN_PID"
+}
+
 @test "tapkit kdwarf: a line without code and a local optimized away are located errors, nothing left" {
 	require_kdwarf
 	run_pid tapkit -e 'probe kernel.statement("do_sys_openat2@fs/open.c:1") { print(1) }'
@@ -196,7 +204,7 @@ probe end { printf("hits %d\n", n) }'
 	no_leftovers "$RUN_PID"
 	run_pid tapkit -e 'probe kernel.function("do_sys_openat2@fs/open.c") { print($tmp) }'
 	[ "$status" -eq 1 ]
-	[[ "${stderr_lines[0]}" == "<input>:1:58: error: "*"'tmp' is optimized out at 0x"* ]] ||
+	[[ "${stderr_lines[0]}" == "<input>:1:59: error: 'tmp' is optimized out at 0x"* ]] ||
 		{ echo "$stderr" >&2; false; }
 	no_leftovers "$RUN_PID"
 }
