@@ -383,6 +383,17 @@ static void load_dwarf_vars(struct kprobe *k)
 		k->nparams++;
 	}
 	dwvars_free(v, n);
+	if (k->ret) {
+		struct tpath none = { 0 };
+		struct tval r;
+
+		if (!dwtype_return(kdwarf_dwinfo(kd), k->pc, &none, &r, err,
+				   sizeof(err))) {
+			k->retctype = r.ctype;
+			r.ctype = NULL;
+			tval_release(&r);
+		}
+	}
 }
 
 /* The function's BTF parameters, once (none when it has no BTF). */
