@@ -10,10 +10,11 @@
  * Keeping it cheap: a distribution vmlinux holds some 3,000 compile units
  * and 600 MB of DWARF.  libdw maps the file and reads a unit only when
  * asked, so every question here is kept to the units it concerns: the
- * units named like a source file (kdwarf_scope(), from the unit headers
- * alone), or the unit around an address (dwarf_addrdie(), through
- * .debug_aranges, which dwtype.c already uses).  Only a question with no
- * file to go by walks every unit.
+ * units of a source file (kdwarf_scope(): a local function of the file,
+ * after its FILE symbol in vmlinux's symbol table, leads through
+ * .debug_aranges to its unit), or the unit around an address
+ * (kdwarf_scope_at()).  Only a file without local functions, or a header,
+ * falls back to reading every unit's name.
  *
  * Kprobes are defined at `symbol+offset` from vmlinux's own symbol table,
  * which KASLR leaves as it is.  Globals are read at their running address,

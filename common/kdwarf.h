@@ -46,7 +46,8 @@ const char *kdwarf_path(const struct kdwarf *k);
  * source file @file (dwinfo_file_matches(): "fs/open.c", "open.c", a
  * glob); NULL: every unit again.  -ENOENT (and every unit) when no unit
  * has that name, as for a header file: the caller then decides whether a
- * walk of them all is worth it.
+ * walk of them all is worth it.  The units are found through the symbol
+ * table when the file has a local function, else by every unit's name.
  */
 int kdwarf_scope(struct kdwarf *k, const char *file);
 
