@@ -451,6 +451,7 @@ int dwinfo_params(struct dwinfo *dw, const struct dwfunc *f, uint64_t pc,
 		.entry = to_dwarf(dw, f->entry),
 		.body = to_dwarf(dw, f->body),
 		.machine = dw->machine,
+		.kernel = dw->kernel,
 		.frame = &p->outer,
 		.cfa = cfa_at,
 		.priv = &cc,
@@ -553,6 +554,7 @@ void dwinfo_loc_ctx(struct dwinfo *dw, uint64_t pc, Dwarf_Die *func,
 	ctx->entry = entry_of(func, &entry) ? ctx->pc : entry;
 	ctx->body = body_of(func, ctx->entry);
 	ctx->machine = dw->machine;
+	ctx->kernel = dw->kernel;
 	ctx->frame = func;
 	ctx->cfa = cfa_at;
 	ctx->priv = cfa;
