@@ -208,3 +208,17 @@ probe end { printf("hits %d\n", n) }'
 		{ echo "$stderr" >&2; false; }
 	no_leftovers "$RUN_PID"
 }
+
+@test "tapkit kdwarf: a blacklisted or notrace function is refused with the reason, nothing left" {
+	require_kdwarf
+	run_pid tapkit -e 'probe kernel.function("notify_die@kernel/notifier.c").call { print(1) }'
+	[ "$status" -eq 1 ]
+	[[ "${stderr_lines[0]}" == '<input>:1:7: error: kernel.function("notify_die@kernel/notifier.c"): notify_die@kernel/notifier.c:'[0-9]*": 'notify_die' is on the kernel's kprobe blacklist" ]] ||
+		{ echo "$stderr" >&2; false; }
+	no_leftovers "$RUN_PID"
+	run_pid tapkit -e 'probe kernel.function("sched_clock_cpu@kernel/sched/clock.c").call { print(1) }'
+	[ "$status" -eq 1 ]
+	[[ "${stderr_lines[0]}" == '<input>:1:7: error: kernel.function("sched_clock_cpu@kernel/sched/clock.c"): sched_clock_cpu@kernel/sched/clock.c:'[0-9]*": 'sched_clock_cpu' is notrace (not in available_filter_functions): kprobe events cannot go there" ]] ||
+		{ echo "$stderr" >&2; false; }
+	no_leftovers "$RUN_PID"
+}
