@@ -39,6 +39,10 @@ struct dwinfo {
 	GElf_Addr mainbias;	/* module address = link-time + mainbias */
 	int machine;
 	char *debug_file;
+	const uint64_t *units;	/* sorted unit DIE offsets walked; NULL: all */
+	size_t nunits;
+	bool kernel;		/* statics at kernel addresses (+ kreloc) */
+	int64_t kreloc;
 };
 
 /* What dwinfo_params() needs of a function: its DIE and the enclosing
@@ -362,7 +366,8 @@ int dwinfo_funcs(struct dwinfo *dw, const char *pattern, unsigned int flags,
 	out->n = 0;
 	while ((ret = dwarf_get_units(dw->dbg, cu, &cu, NULL, &type, &cudie,
 				      NULL)) == 0) {
-		if (type == DW_UT_compile || type == DW_UT_partial)
+		if ((type == DW_UT_compile || type == DW_UT_partial) &&
+		    dwinfo_unit_wanted(dw, &cudie))
 			walk_die(&w, &cudie, NULL, 0);
 	}
 	if (ret < 0 || w.bad) {
@@ -446,6 +451,7 @@ int dwinfo_params(struct dwinfo *dw, const struct dwfunc *f, uint64_t pc,
 		.entry = to_dwarf(dw, f->entry),
 		.body = to_dwarf(dw, f->body),
 		.machine = dw->machine,
+		.kernel = dw->kernel,
 		.frame = &p->outer,
 		.cfa = cfa_at,
 		.priv = &cc,
@@ -548,6 +554,7 @@ void dwinfo_loc_ctx(struct dwinfo *dw, uint64_t pc, Dwarf_Die *func,
 	ctx->entry = entry_of(func, &entry) ? ctx->pc : entry;
 	ctx->body = body_of(func, ctx->entry);
 	ctx->machine = dw->machine;
+	ctx->kernel = dw->kernel;
 	ctx->frame = func;
 	ctx->cfa = cfa_at;
 	ctx->priv = cfa;
@@ -727,7 +734,7 @@ int dwinfo_statement(struct dwinfo *dw, const char *spec, struct dwline **out,
 	s.line = (int)line;
 	while ((ret = dwarf_get_units(dw->dbg, cu, &cu, NULL, &type, &cudie,
 				      NULL)) == 0)
-		if (type == DW_UT_compile)
+		if (type == DW_UT_compile && dwinfo_unit_wanted(dw, &cudie))
 			scan_cu(dw, &s, &cudie);
 	if (ret < 0 || s.bad) {
 		dwlines_free(s.v, s.n);
@@ -764,4 +771,41 @@ void dwlines_free(struct dwline *v, size_t n)
 		free(v[i].file);
 	}
 	free(v);
+}
+
+void dwinfo_set_units(struct dwinfo *dw, const uint64_t *offs, size_t n)
+{
+	dw->units = offs;
+	dw->nunits = n;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
+bool dwinfo_unit_wanted(const struct dwinfo *dw, Dwarf_Die *cudie)
+{
+	uint64_t off;
+
+	if (!dw->units)
+		return true;
+	off = dwarf_dieoffset(cudie);
+	return bsearch(&off, dw->units, dw->nunits, sizeof(off), cmp_u64);
+}
+
+void dwinfo_set_kernel(struct dwinfo *dw, int64_t reloc)
+{
+	dw->kernel = true;
+	dw->kreloc = reloc;
+}
+
+bool dwinfo_kernel_addr(const struct dwinfo *dw, uint64_t addr, uint64_t *out)
+{
+	if (!dw->kernel)
+		return false;
+	*out = addr + (uint64_t)dw->kreloc;
+	return true;
 }

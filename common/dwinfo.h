@@ -174,4 +174,27 @@ struct dwinfo_cfa {
 void dwinfo_loc_ctx(struct dwinfo *dw, uint64_t pc, Dwarf_Die *func,
 		    struct dwinfo_cfa *cfa, struct dwloc_ctx *ctx);
 
+/*
+ * Hooks for the kernel's DWARF (common/kdwarf.c), where reading every unit
+ * of a 600 MB vmlinux is what must not happen.
+ */
+
+/**
+ * dwinfo_set_units() - restrict dwinfo_funcs(), dwinfo_statement() and the
+ * searches of dwtype.c for globals and types to the units whose DIE
+ * offsets are in @offs (sorted, kept by the caller while set); NULL: all.
+ */
+void dwinfo_set_units(struct dwinfo *dw, const uint64_t *offs, size_t n);
+/* Is unit @cudie among those dwinfo_set_units() left? */
+bool dwinfo_unit_wanted(const struct dwinfo *dw, Dwarf_Die *cudie);
+
+/**
+ * dwinfo_set_kernel() - @dw is a kernel image: statics are read at their
+ * running addresses (link-time + @reloc, the KASLR slide) with the kprobe
+ * syntax @ADDR, not at file offsets of a mapping.
+ */
+void dwinfo_set_kernel(struct dwinfo *dw, int64_t reloc);
+/* The running address of link-time @addr: false unless a kernel image. */
+bool dwinfo_kernel_addr(const struct dwinfo *dw, uint64_t addr, uint64_t *out);
+
 #endif

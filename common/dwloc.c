@@ -38,6 +38,9 @@
 #include "common/dwloc.h"
 #include "common/log.h"
 
+/* Who fetches: uprobes, or kprobes in the kernel's DWARF. */
+#define PROBES(ctx)	((ctx)->kernel ? "kprobes" : "uprobes")
+
 static void locate(Dwarf_Die *die, const struct dwloc_ctx *ctx,
 		   struct fetcharg *a);
 
@@ -188,8 +191,8 @@ static void set_reg(struct fetcharg *a, const struct dwloc_ctx *ctx, int reg)
 	const char *name = dwloc_reg_name(ctx->machine, reg);
 
 	if (!name) {
-		fetcharg_refuse(a, "'%s' is in DWARF register %d, which uprobes "
-				"cannot fetch", a->name, reg);
+		fetcharg_refuse(a, "'%s' is in DWARF register %d, which %s "
+				"cannot fetch", a->name, reg, PROBES(ctx));
 		return;
 	}
 	a->loc = xasprintf("%%%s", name);
@@ -202,7 +205,8 @@ static void set_mem(struct fetcharg *a, const struct dwloc_ctx *ctx, int reg,
 
 	if (!name) {
 		fetcharg_refuse(a, "'%s' is addressed from DWARF register %d, "
-				"which uprobes cannot fetch", a->name, reg);
+				"which %s cannot fetch", a->name, reg,
+				PROBES(ctx));
 		return;
 	}
 	a->loc = xasprintf("%+" PRId64 "(%%%s)", off, name);
@@ -374,11 +378,13 @@ static void translate(Dwarf_Attribute *attr, Dwarf_Op *e, size_t n,
 	}
 	if (n > 1 && e[n - 1].atom == DW_OP_stack_value)
 		fetcharg_refuse(a, "'%s' is a value computed from others (%s ... "
-				"DW_OP_stack_value), which uprobes cannot "
-				"fetch", a->name, op_name(e[0].atom));
+				"DW_OP_stack_value), which %s cannot "
+				"fetch", a->name, op_name(e[0].atom),
+				PROBES(ctx));
 	else
-		fetcharg_refuse(a, "'%s': location too complex for uprobes "
-				"(%s)", a->name, op_name(first_unsupported(e, n)));
+		fetcharg_refuse(a, "'%s': location too complex for %s "
+				"(%s)", a->name, PROBES(ctx),
+				op_name(first_unsupported(e, n)));
 	return;
 early:
 	fetcharg_refuse(a, "'%s' is not in its stack slot before the end of the "

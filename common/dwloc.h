@@ -19,6 +19,7 @@ struct dwloc_ctx {
 	uint64_t entry;		/* the function's entry */
 	uint64_t body;		/* the first address after its prologue */
 	int machine;		/* EM_X86_64... */
+	bool kernel;		/* kprobes fetch (messages say so) */
 	Dwarf_Die *frame;	/* the subprogram whose DW_AT_frame_base
 				 * DW_OP_fbreg refers to (for an inline
 				 * instance, the function it is part of) */

@@ -403,6 +403,10 @@ static int emit_address(struct dwwalk *w, struct dwobj *o, struct tval *out)
 				    "only at a probe's address", w->what);
 		one_arg(w, out, xstrdup("%ip"));
 		out->add = o->pl.off - (int64_t)pcoff;
+	} else if (!strcmp(o->pl.loc, "@")) {
+		/* a kernel global: its address is a constant */
+		one_arg(w, out, xstrdup("\\0"));
+		out->add = o->pl.off;
 	} else {
 		one_arg(w, out, xstrdup(o->pl.loc));
 		out->add = o->pl.off;
@@ -420,6 +424,7 @@ static int emit(struct dwwalk *w, struct dwobj *o, const struct tpath *path,
 {
 	Dwarf_Die p, t;
 	char *tn = NULL;
+	uint64_t kaddr;
 	int ret = 0, enc;
 
 	memset(out, 0, sizeof(*out));
@@ -477,7 +482,10 @@ static int emit(struct dwwalk *w, struct dwobj *o, const struct tpath *path,
 	}
 	one_arg(w, out, NULL);
 	dwt_scalar_arg(&p, o, &out->args[0]);
-	if (out->args[0].is_char_ptr) {
+	/* a kernel char pointer stays a number, as BTF gives it: whether it
+	 * points to user or kernel memory is not in DWARF, so the script
+	 * says which (user_string() or kernel_string()) */
+	if (out->args[0].is_char_ptr && !dwinfo_kernel_addr(w->dw, 0, &kaddr)) {
 		/* a char pointer: the string it points to */
 		char *v = tplace_value(&o->pl);
 
@@ -523,6 +531,12 @@ static int place_of(struct dwwalk *w, Dwarf_Die *die,
 	memset(o, 0, sizeof(*o));
 	o->is_void = !dwt_type_of(die, &o->type);
 	if (dwt_static_addr(w->dw, die, &addr)) {
+		if (dwinfo_kernel_addr(w->dw, addr, &off)) {
+			o->pl.loc = xstrdup("@");
+			o->pl.off = (int64_t)off;
+			o->pl.mem = true;
+			return 0;
+		}
 		if (dwinfo_file_offset(w->dw, addr, &off))
 			return fail(w, -EINVAL, "'%s' at 0x%" PRIx64 " is "
 				    "outside the object's mapping", w->what,

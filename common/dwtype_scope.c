@@ -180,6 +180,7 @@ bool dwt_find_global(struct dwinfo *dw, Dwarf_Die *cu, const char *name,
 	while (dwarf_get_units(dwinfo_dwarf(dw), u, &u, NULL, &type, &cudie,
 			       NULL) == 0)
 		if ((type == DW_UT_compile || type == DW_UT_partial) &&
+		    dwinfo_unit_wanted(dw, &cudie) &&
 		    dwt_find_global(dw, &cudie, name, file, out))
 			return true;
 	return false;
@@ -236,7 +237,8 @@ bool dwt_find_type(struct dwinfo *dw, const char *type, Dwarf_Die *out)
 		while (dwarf_get_units(dwinfo_dwarf(dw), u, &u, NULL, &ut, &cudie,
 				       NULL) == 0) {
 			if ((ut != DW_UT_compile && ut != DW_UT_partial &&
-			     ut != DW_UT_type) || dwarf_child(&cudie, out))
+			     ut != DW_UT_type) || !dwinfo_unit_wanted(dw, &cudie) ||
+			    dwarf_child(&cudie, out))
 				continue;
 			do {
 				if (type_matches(out, tag, name, pass))

@@ -19,8 +19,11 @@
  * those args go on an entry twin of the kretprobe, whose records are kept
  * per thread and paired with the return's (prov/kprobe_run.c).
  *
- * BTF has no source files, lines, locals or inlined instances: name@file
- * matches the name alone (with a warning), and .inline is refused.
+ * BTF has no source files, lines, locals or inlined instances: those
+ * come from the kernel's DWARF where its debug vmlinux is installed
+ * (prov/kprobe_dwarf.c places them; common/dwtype.c types them), and are
+ * refused, naming the package to install, where it is not.  A plain
+ * kernel.function("name") stays on BTF, which every kernel has.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -29,7 +32,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/dwtype.h"
 #include "common/kbtf.h"
+#include "common/kdwarf.h"
 #include "common/kfunc.h"
 #include "common/log.h"
 #include "lang/diag.h"
@@ -128,17 +133,66 @@ static const char *str_arg(const struct ast_pp *pp, size_t i)
 	return c->arg && c->arg->kind == AST_E_STR ? c->arg->u.str.s : NULL;
 }
 
+/* The sites of a point by source file or line, from the kernel's DWARF. */
+static int expand_dwarf(const struct prov_env *env, const struct ast_pp *pp,
+			const char *what, const char *shown, const char *spec,
+			enum kdkind kind, bool nearest, struct prov_list *out)
+{
+	struct kdsite_list l;
+	char err[768];
+	size_t i;
+	int n;
+
+	if (kprobe_dwarf_sites(spec, kind, nearest, &l, err, sizeof(err)) < 0) {
+		if (pp->optional)
+			return 0;
+		diag_error(env->diag, pp->loc, "%s(\"%s\"): %s", what, shown, err);
+		return -1;
+	}
+	if (!l.n) {
+		if (env->listing || pp->optional)
+			return 0;
+		diag_error(env->diag, pp->loc, "no kernel function matches \"%s\"",
+			   shown);
+		return -1;
+	}
+	if (!env->listing && !session_has_kprobes()) {
+		kdsite_list_release(&l);
+		return no_kprobes(env, pp, what);
+	}
+	for (i = 0; i < l.n; i++) {
+		struct kprobe *k = kprobe_new(l.v[i].func, NULL, l.v[i].addr,
+					      kind == KD_RETURN, false);
+
+		k->dwarf = true;
+		k->pc = l.v[i].pc;
+		add_probe(out, l.v[i].pp, k);
+	}
+	n = (int)l.n;
+	kdsite_list_release(&l);
+	return n;
+}
+
 /* kernel.statement("func+0x10") / kernel.statement(ADDR).absolute */
 static int expand_statement(const struct prov_env *env, const struct ast_pp *pp,
 			    struct prov_list *out)
 {
 	const char *s = str_arg(pp, 1);
 	bool absolute = pp->ncomps == 3 && prov_comp_is(pp, 2, "absolute");
+	bool nearest = pp->ncomps == 3 && prov_comp_is(pp, 2, "nearest");
 	char err[256], ppbuf[512], addr[64];
 	int64_t a;
 
-	if (pp->ncomps > 3 || (pp->ncomps == 3 && !absolute))
+	if (pp->ncomps > 3 || (pp->ncomps == 3 && !absolute && !nearest))
 		return 0;
+	if (s && (strchr(s, '@') || strchr(s, ':')))
+		return expand_dwarf(env, pp, "kernel.statement", s, s, KD_STMT,
+				    nearest, out);
+	if (nearest) {
+		diag_error(env->diag, pp->loc, ".nearest needs a source line: "
+			   "kernel.statement(\"func@file:line\").nearest");
+		return -1;
+	}
 	if (absolute) {
 		if (!prov_comp_num(pp, 1, &a)) {
 			diag_error(env->diag, pp->loc, "kernel.statement(ADDRESS)"
@@ -155,12 +209,6 @@ static int expand_statement(const struct prov_env *env, const struct ast_pp *pp,
 	if (!s) {
 		diag_error(env->diag, pp->loc, "kernel.statement needs \"func+OFFSET\" "
 			   "or an address with .absolute");
-		return -1;
-	}
-	if (strchr(s, '@') || strchr(s, ':')) {
-		diag_error(env->diag, pp->loc, "kernel.statement(\"%s\"): source "
-			   "lines need the kernel's DWARF debug info; tapkit reads "
-			   "kernel types from BTF, which has none (use \"func+OFFSET\")", s);
 		return -1;
 	}
 	if (kfunc_check(s, err, sizeof(err)) < 0) {
@@ -187,7 +235,7 @@ static int kprobe_expand(const struct prov_env *env, const struct ast_pp *pp,
 			 struct prov_list *out)
 {
 	const char *module = NULL, *what, *pat, *suffix = "";
-	bool raw = false, ret = false;
+	bool raw = false, ret = false, inl = false;
 	struct kfunc_list l = { 0 };
 	char err[256], *name, *at;
 	size_t i;
@@ -225,10 +273,8 @@ static int kprobe_expand(const struct prov_env *env, const struct ast_pp *pp,
 		} else if (prov_comp_is(pp, 2, "call") && !raw) {
 			suffix = ".call";	/* kallsyms functions are not inlined */
 		} else if (prov_comp_is(pp, 2, "inline") && !raw) {
-			diag_error(env->diag, pp->loc, "%s(...).inline needs the "
-				   "kernel's DWARF debug info: inlined instances are "
-				   "not in BTF, which is what tapkit reads", what);
-			return -1;
+			inl = true;
+			suffix = ".inline";
 		} else {
 			return 0;
 		}
@@ -239,12 +285,25 @@ static int kprobe_expand(const struct prov_env *env, const struct ast_pp *pp,
 			   what, raw ? "kprobe.function" : "kernel.function");
 		return -1;
 	}
+	if (inl && !strchr(pat, '@')) {
+		/* inline instances are in the units that call the function:
+		 * without a file, every unit of the kernel (minutes to read) */
+		diag_error(env->diag, pp->loc, "%s(\"%s\").inline needs a source "
+			   "file: \"%s@FILE\" (the file the instances are in), or "
+			   "\"%s@*\" to read all of the kernel's DWARF", what, pat,
+			   pat, pat);
+		return -1;
+	}
+	if (!raw && !module && strchr(pat, '@'))
+		return expand_dwarf(env, pp, what, pat, pat, inl ? KD_INLINE :
+				    ret ? KD_RETURN : *suffix ? KD_CALL : KD_FUNC,
+				    false, out);
 	name = xstrdup(pat);
 	if ((at = strchr(name, '@'))) {
 		if (!env->listing)
-			diag_warn(env->diag, pp->loc, "the kernel's BTF has no source "
+			diag_warn(env->diag, pp->loc, "%s: BTF has no source "
 				  "files: \"%s\" matches functions named \"%.*s\" "
-				  "in any file", pat, (int)(at - name), name);
+				  "in any file", what, pat, (int)(at - name), name);
 		*at = '\0';
 	}
 	if (raw && strpbrk(name, "*?[")) {
@@ -302,6 +361,41 @@ static int kprobe_expand(const struct prov_env *env, const struct ast_pp *pp,
 	return n;
 }
 
+/* The variables DWARF has at a DWARF probe's address, as -L lists them:
+ * those readable there. */
+static void load_dwarf_vars(struct kprobe *k)
+{
+	struct kdwarf *kd;
+	struct dwvar *v;
+	char err[256];
+	size_t i, n;
+
+	if (!(kd = kprobe_dwarf(err, sizeof(err))) ||
+	    dwtype_vars(kdwarf_dwinfo(kd), k->pc, DWTYPE_PARAMS |
+			(k->ret ? 0 : DWTYPE_LOCALS), &v, &n, err, sizeof(err)))
+		return;
+	k->params = xcalloc(n + 1, sizeof(*k->params));
+	for (i = 0; i < n; i++) {
+		if (v[i].unavailable)
+			continue;
+		k->params[k->nparams].name = xstrdup(v[i].name);
+		k->params[k->nparams].ctype = xstrdup(v[i].ctype);
+		k->nparams++;
+	}
+	dwvars_free(v, n);
+	if (k->ret) {
+		struct tpath none = { 0 };
+		struct tval r;
+
+		if (!dwtype_return(kdwarf_dwinfo(kd), k->pc, &none, &r, err,
+				   sizeof(err))) {
+			k->retctype = r.ctype;
+			r.ctype = NULL;
+			tval_release(&r);
+		}
+	}
+}
+
 /* The function's BTF parameters, once (none when it has no BTF). */
 static void load_params(struct kprobe *k)
 {
@@ -311,6 +405,10 @@ static void load_params(struct kprobe *k)
 	if (k->params_loaded)
 		return;
 	k->params_loaded = true;
+	if (k->dwarf) {
+		load_dwarf_vars(k);
+		return;
+	}
 	if (!k->typed || !(b = kprobe_btf(err, sizeof(err))))
 		return;
 	if (kbtf_params(b, k->module, k->func, &k->params, &k->nparams,
@@ -502,6 +600,45 @@ static int read_at(const struct tval *src, int64_t off, enum prov_mem kind,
 	return 0;
 }
 
+/*
+ * The root of @t then @path from the kernel's DWARF: a global by name, or
+ * in a DWARF probe a parameter or local at its address, or $return.
+ */
+static int dwarf_root(const struct kprobe *k, const struct prov_target *t,
+		      const struct tpath *path, struct tval *out, char *err,
+		      size_t errlen)
+{
+	char why[512];
+	struct kdwarf *kd = kprobe_dwarf(why, sizeof(why));
+	struct dwinfo *dw;
+	const char *file;
+	int ret;
+
+	if (!kd)
+		return errmsg(err, errlen, -EINVAL, "%s%s%s needs the kernel's "
+			      "DWARF debug info: %s", t->is_global ? "@var(\"" : "$",
+			      t->root, t->is_global ? "\")" : "", why);
+	dw = kdwarf_dwinfo(kd);
+	if (t->is_global) {
+		/* the units of its file only: not all of vmlinux */
+		file = strchr(t->root, '@');
+		if (file && kdwarf_scope(kd, file + 1) == -ENOENT)
+			kdwarf_scope(kd, NULL);
+		ret = dwtype_global_at(dw, k->dwarf && !k->ret ? k->pc : 0,
+				       t->root, path, out, err, errlen);
+		kdwarf_scope(kd, NULL);
+		return ret == -ENOENT ? -EINVAL : ret;
+	}
+	if (!strcmp(t->root, "return"))
+		return k->ret ? dwtype_return(dw, k->pc, path, out, err, errlen) :
+				-ENOENT;
+	/* $name is the probe's unit's, not a global of another unit */
+	kdwarf_scope_at(kd, k->pc);
+	ret = dwtype_resolve(dw, k->pc, t->root, path, out, err, errlen);
+	kdwarf_scope(kd, NULL);
+	return ret;
+}
+
 static int kprobe_target(struct prov_probe *p, const struct prov_target *t,
 			 struct prov_var *out, char *err, size_t errlen)
 {
@@ -514,10 +651,6 @@ static int kprobe_target(struct prov_probe *p, const struct prov_target *t,
 	bool entry = false;
 	int ret, idx;
 
-	if (t->is_global)
-		return errmsg(err, errlen, -EINVAL, "@var(\"%s\") needs the "
-			      "kernel's DWARF debug info; BTF has no globals "
-			      "by name", t->root);
 	if ((k->typed || t->cast_type) && !(b = kprobe_btf(err, errlen)))
 		return -ENOENT;
 	/* the root: a raw operand, or a parameter / $return from BTF */
@@ -536,6 +669,18 @@ static int kprobe_target(struct prov_probe *p, const struct prov_target *t,
 	} else {
 		const struct tpath *first = t->cast_type ? &t->pre : &t->path;
 
+		if (t->is_global || k->dwarf) {
+			ret = dwarf_root(k, t, first, &pre, err, errlen);
+			if (ret < 0) {
+				fmt_sb_release(&key);
+				return ret;
+			}
+			entry = k->ret && !t->is_global && strcmp(t->root, "return");
+			fmt_sb_addf(&key, "%s%s", t->is_global ? "@var:" : "", t->root);
+			if (t->cast_type)
+				key_path(&key, &t->pre);
+			goto rooted;
+		}
 		if (!k->typed || !k->func[0]) {
 			fmt_sb_release(&key);
 			return -ENOENT;
@@ -555,6 +700,7 @@ static int kprobe_target(struct prov_probe *p, const struct prov_target *t,
 		if (t->cast_type)
 			key_path(&key, &t->pre);
 	}
+rooted:
 	if (t->cast_type) {
 		struct tplace ptr;
 
@@ -646,6 +792,8 @@ static struct prov_probe *kprobe_entry(const struct prov_probe *ret)
 	p = prov_probe_new(&prov_kprobe, pp, PROV_RUNNING);
 	p->data = kprobe_new(k->func, k->module, k->addr, false, k->typed);
 	((struct kprobe *)p->data)->ret_probe = ret;
+	((struct kprobe *)p->data)->dwarf = k->dwarf;
+	((struct kprobe *)p->data)->pc = k->pc;
 	free(pp);
 	return p;
 }

@@ -42,6 +42,9 @@ struct kprobe {
 				 * "0xffffffff81000000" */
 	bool ret;		/* .return */
 	bool typed;		/* BTF variables (kernel.function, module) */
+	bool dwarf;		/* placed and typed by the kernel's DWARF
+				 * (prov/kprobe_dwarf.c) */
+	uint64_t pc;		/* dwarf: the link-time address probed */
 	bool params_loaded;
 	struct kbtf_var *params;
 	size_t nparams;
@@ -57,6 +60,40 @@ struct kprobe {
 
 /* The kbtf handle, opened once; NULL with the reason in @err. */
 struct kbtf *kprobe_btf(char *err, size_t errlen);
+
+/* prov/kprobe_dwarf.c: sites by source line and file */
+struct kdwarf;
+
+/* The kernel's DWARF, opened once; NULL with the reason in @err. */
+struct kdwarf *kprobe_dwarf(char *err, size_t errlen);
+
+enum kdkind { KD_FUNC, KD_CALL, KD_INLINE, KD_RETURN, KD_STMT };
+
+struct kdsite {
+	char *pp;		/* kernel.function("f@fs/open.c:1300") */
+	char *func;		/* probefunc() */
+	char *addr;		/* the kprobe's place: "f+0x1a" */
+	uint64_t pc;		/* link-time address */
+};
+
+struct kdsite_list {
+	struct kdsite *v;
+	size_t n;
+};
+
+/**
+ * kprobe_dwarf_sites() - the sites of @spec ("f@file", "*@file:N-M")
+ * @kind: which of a function's sites (KD_STMT: a kernel.statement)
+ * @nearest: a line without code means the next one with
+ *
+ * 0 with @out (possibly empty: nothing matched), or -errno with the reason
+ * in @err: -ENOENT no DWARF or no code at a line, -EPERM sites the kernel
+ * refuses kprobes at, -EINVAL a bad spec.  Release with
+ * kdsite_list_release().
+ */
+int kprobe_dwarf_sites(const char *spec, enum kdkind kind, bool nearest,
+		       struct kdsite_list *out, char *err, size_t errlen);
+void kdsite_list_release(struct kdsite_list *l);
 
 /* Is variable/arg @v fetched at entry (in a .return's entry twin)? */
 static inline bool kprobe_has_entry(const struct kprobe *k)
