@@ -7,8 +7,10 @@
  * (provider.h stack(): kernel addresses, then user ones, innermost
  * first); the probe records one because its handler calls a built-in that
  * builtin_uses_stack() names.  Addresses are named through one symcache
- * per run (common/symcache.h): the process of an event is noted when a
- * built-in here first runs for it, so a stack kept as a hex string
+ * per run (common/symcache.h, symcache_shared(): the providers' perf
+ * sideband tells it the mappings of the sampled processes as they are
+ * made): the process of an event is noted when a built-in here first
+ * runs for it, so a stack kept as a hex string
  * (ubacktrace()) and printed in an end probe, after the process exited,
  * still resolves: the process of the current event answers first, else
  * the most recently noted process that maps the address.
@@ -63,7 +65,7 @@ static struct stack_state *state(struct vm *vm)
 {
 	if (!vm->stk) {
 		vm->stk = xcalloc(1, sizeof(*vm->stk));
-		vm->stk->syms = symcache_new();
+		vm->stk->syms = symcache_shared();
 	}
 	return vm->stk;
 }

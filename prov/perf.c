@@ -37,6 +37,7 @@
 
 #include "common/log.h"
 #include "common/loop.h"
+#include "common/symcache.h"
 #include "common/task.h"
 #include "lang/diag.h"
 #include "lang/run.h"
@@ -44,6 +45,7 @@
 #include "prov/record.h"
 #include "tracefs/perf_event.h"
 #include "tracefs/perf_sampler.h"
+#include "tracefs/perf_sideband.h"
 
 #define PROFILE_NS	4000000ULL	/* timer.profile: CONFIG_HZ=250's tick */
 #define DEFAULT_PERIOD	1000000ULL	/* stap's default .sample() */
@@ -53,6 +55,8 @@
  * handled), so a short-lived one needs its samples soon. */
 #define STACK_DRAIN_MS	10
 #define RING_PAGES	64
+/* The sideband's data pages per CPU: a few records per exec. */
+#define SIDEBAND_PAGES	16
 
 struct evname {
 	const char *name;
@@ -108,6 +112,20 @@ struct pprobe {
 	struct prov_probe *p;
 	pid_t only_tid;		/* tid() == target(): the others dropped */
 	bool stopped;		/* exit() or an error: no more samples */
+	struct pstate *st;	/* the run's, for the sideband and symbols */
+	char func[32];		/* probefunc() of an address nothing names */
+};
+
+struct pstate {
+	struct run *run;
+	struct pprobe **v;
+	size_t n;
+	int timer;		/* the drain timer's fd, -1: none */
+	bool reported;
+	/* the mappings of the sampled tasks, told to the run's symbols in
+	 * time order with the samples (NULL: none, named from /proc) */
+	struct perf_sideband *sb;
+	struct symcache *syms;	/* symcache_shared()'s */
 };
 
 static const struct evname *find_name(const struct evname *v, const char *name)
@@ -436,6 +454,32 @@ static int perf_fetch(const struct prov_probe *p, void *evp, int idx,
 	return 0;
 }
 
+/*
+ * probefunc(): stap's usymname(uaddr()) for a sample in user mode, else
+ * symname(addr()): the function of the sampled instruction, through
+ * kallsyms or the process's maps (its first sample notes it); the
+ * address in hex when nothing names it.
+ */
+static const char *sampled_func(struct pprobe *pr, const struct perf_sample_head *h)
+{
+	struct symcache_sym s = { 0 };
+	struct symcache *c = pr->st ? pr->st->syms : NULL;
+	int err = -ENOENT;
+
+	if (!c && pr->st)
+		c = pr->st->syms = symcache_shared();
+	if (c && h->ip >= USER_TOP) {
+		err = symcache_kernel(c, h->ip, &s);
+	} else if (c && h->pid) {
+		symcache_note(c, (pid_t)h->pid);
+		err = symcache_user(c, (pid_t)h->pid, h->ip, 0, &s);
+	}
+	if (!err && s.name)
+		return s.name;
+	snprintf(pr->func, sizeof(pr->func), "0x%llx", (unsigned long long)h->ip);
+	return pr->func;
+}
+
 static int perf_context(const struct prov_probe *p, void *evp,
 			enum prov_ctx what, struct lang_val *out)
 {
@@ -475,7 +519,7 @@ static int perf_context(const struct prov_probe *p, void *evp,
 		out->s = comm ? comm : "";
 		return 0;
 	case PROV_CTX_PROBEFUNC:
-		out->s = "";
+		out->s = sampled_func(p->data, h);
 		return 0;
 	case PROV_CTX_IS_RETURN:
 		out->l = 0;
@@ -537,13 +581,6 @@ static void perf_free_probe(struct prov_probe *p)
 
 /* ---- running ------------------------------------------------------------- */
 
-struct pstate {
-	struct run *run;
-	struct pprobe **v;
-	size_t n;
-	int timer;		/* the drain timer's fd, -1: none */
-	bool reported;
-};
 
 /* Is process @pid (thread @tid) running pr->path?  Cached per process. */
 static bool path_match(struct pprobe *pr, pid_t pid, pid_t tid)
@@ -596,6 +633,8 @@ static void on_sample(const struct tk_event *ev, void *arg)
 		return;
 	if (pr->only_tid && (pid_t)h->tid != pr->only_tid)
 		return;
+	if (pr->st->sb)
+		perf_sideband_tell(pr->st->sb, ev->ts, pr->st->syms);
 	if (pr->path && !path_match(pr, (pid_t)h->pid, (pid_t)h->tid))
 		return;
 	if (!run_fire(pr->run, pr->p, (void *)ev))
@@ -609,6 +648,10 @@ static void drain_all(struct pstate *st)
 	for (i = 0; i < st->n; i++)
 		if (st->v[i]->smp)
 			perf_sampler_drain(st->v[i]->smp, on_sample, st->v[i]);
+	if (st->sb) {
+		perf_sideband_tell(st->sb, UINT64_MAX, st->syms);
+		symcache_sweep(st->syms);
+	}
 	run_flush(st->run);
 }
 
@@ -656,6 +699,7 @@ static int attach_one(struct pstate *st, struct prov_probe *p)
 
 	pr->run = st->run;
 	pr->p = p;
+	pr->st = st;
 	pr->stopped = false;
 	pr->only_tid = p->scope == PROV_SCOPE_TARGET_THREAD ? run_target(st->run) : 0;
 	if (pr->target || p->scope != PROV_SCOPE_ALL) {
@@ -688,6 +732,36 @@ static int attach_one(struct pstate *st, struct prov_probe *p)
 	return 0;
 }
 
+/*
+ * The sideband of every probe's samples: system-wide, or target()'s
+ * threads when each probe samples only those.  Without it (an old
+ * kernel) processes are named from /proc at their first sample.
+ */
+static void open_sideband(struct pstate *st, struct prov_probe *const *probes,
+			  size_t n)
+{
+	struct perf_scope scope = { 0 };
+	pid_t *tids = NULL;
+	size_t i;
+	int nt;
+
+	for (i = 0; i < n; i++) {
+		struct pprobe *pr = probes[i]->data;
+
+		if (!pr->target && probes[i]->scope == PROV_SCOPE_ALL)
+			break;
+	}
+	if (n && i == n && run_target(st->run) &&
+	    (nt = task_threads(run_target(st->run), &tids)) > 0) {
+		scope.tids = tids;
+		scope.ntids = nt;
+	}
+	st->sb = perf_sideband_open(scope.tids ? &scope : NULL, SIDEBAND_PAGES);
+	free(tids);
+	if (st->sb)
+		st->syms = symcache_shared();
+}
+
 static int prov_perf_attach(struct run *run, struct prov_probe *const *probes,
 			    size_t n, void **state)
 {
@@ -706,6 +780,11 @@ static int prov_perf_attach(struct run *run, struct prov_probe *const *probes,
 			drain_ms = STACK_DRAIN_MS;
 		if ((err = attach_one(st, probes[i])) < 0)
 			return err;
+	}
+	open_sideband(st, probes, n);
+	if (st->sb && perf_sideband_enable(st->sb) < 0) {
+		perf_sideband_free(st->sb);
+		st->sb = NULL;
 	}
 	st->timer = loop_timer(run_loop(run), drain_ms, drain_ms, on_ready, st);
 	if (st->timer < 0) {
@@ -750,6 +829,8 @@ static void prov_perf_phase(struct run *run, void *state, enum prov_phase ph)
 	for (i = 0; i < st->n; i++)
 		if (st->v[i]->smp)
 			perf_sampler_disable(st->v[i]->smp);
+	if (st->sb)
+		perf_sideband_disable(st->sb);
 	if (!run_exiting(run))
 		drain_all(st);
 	report_lost(st);
@@ -770,7 +851,10 @@ static void prov_perf_detach(struct run *run, void *state)
 	for (i = 0; i < st->n; i++) {
 		perf_sampler_free(st->v[i]->smp);
 		st->v[i]->smp = NULL;
+		st->v[i]->st = NULL;
 	}
+	perf_sideband_free(st->sb);
+	symcache_free(st->syms);
 	/* the timer's fd belongs to the loop, which closes it */
 	free(st->v);
 	free(st);
