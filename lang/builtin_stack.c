@@ -400,3 +400,22 @@ SYM_FN(bstack_symdata, false, SYM_DATA)
 SYM_FN(bstack_usymname, true, SYM_SYMBOL)
 SYM_FN(bstack_usymdata, true, SYM_DATA)
 SYM_FN(bstack_usymfileline, true, SYM_FILELINE)
+
+/*
+ * ppfunc(): the function the probe point names (stap parses pp() for
+ * function("NAME") or inline("NAME"); here also plt("NAME")), as the
+ * provider resolved it for this probe; "" for a point naming none
+ * (timer.profile, perf.*, tracepoints, statements), where probefunc()
+ * names the function the event happened in.
+ */
+int bstack_ppfunc(struct vm *vm, struct lang_val *a, int n,
+		  struct lang_val *ret, char *buf)
+{
+	const char *pp = vm->probe ? vm->probe->pp->pp : "";
+
+	ret->s = "";
+	if (strstr(pp, "function(\"") || strstr(pp, "inline(\"") ||
+	    strstr(pp, "plt(\""))
+		vm_context(vm, PROV_CTX_PROBEFUNC, ret);
+	return 0;
+}

@@ -213,3 +213,40 @@ probe end { printf("--\n"); foreach (k in s- limit 1) print_ustack(k); printf("s
 	[ "$status" -eq 0 ] || { show_run; false; }
 	[[ "$output" == *"mechanism: perf_event sampling of software cpu_clock 99 times a second on every CPU, with kernel and user callchains"* ]] || { show_run; false; }
 }
+
+@test "tapkit perf: probefunc() and the stacks of programs that exit within a few milliseconds" {
+	local prog=$TAPKIT_TOP/build/tests/helpers/spinstack
+	# three runs of 3 ms of CPU each, sampled every 0.25 ms; each is gone
+	# before the samples are read: their maps come from the perf sideband
+	run_pid tapkit -c "sh -c '$prog 3; $prog 3; $prog 3'" -e 'global f, shown
+probe perf.sw.cpu_clock.sample(250000) { if (execname() == "spinstack") {
+	f[pid(), probefunc()]++
+	if (probefunc() == "spin_inner" && !shown[pid()]) { shown[pid()] = 1; printf("pid %d\n", pid()); print_ubacktrace() } } }
+probe end { foreach ([p, fn] in f) if (fn == "spin_inner") printf("%d %s\n", p, fn) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	local pids pid
+	pids=$(sed -n 's/^pid //p' <<<"$output" | sort -u)
+	[ "$(wc -l <<<"$pids")" = 3 ] || { show_run; false; }
+	for pid in $pids; do
+		[ ! -e "/proc/$pid" ]
+		[[ "$output" == *$'\n'"$pid spin_inner"* ]] || { show_run; false; }
+		[ "$(sed -n "/^pid $pid\$/,/^pid /p" <<<"$output" | stack_names | head -4 | tr '\n' ' ')" = \
+			"spin_inner spin_middle spin_outer main " ] || { show_run; false; }
+	done
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit perf: probefunc() of a kernel sample is its kernel function, ppfunc() is empty" {
+	[ "$(awk '$2 == "T" { print $1; exit }' /proc/kallsyms)" != 0000000000000000 ] ||
+		skip "requires: kernel addresses in /proc/kallsyms (kptr_restrict)"
+	# dd copies /dev/zero in the kernel: most of its samples are there
+	run_pid tapkit -c "dd if=/dev/zero of=/dev/null bs=1M count=300 status=none" -e 'global k, u, pf
+probe perf.sw.cpu_clock.sample(1000000).process { if (addr() >= 0xffff800000000000) { k[probefunc()]++; if (symname(addr()) != probefunc()) u++ } pf .= ppfunc() }
+probe end { foreach (f in k- limit 1) printf("%s\n", f); printf("mismatch=%d ppfunc=[%s]\n", u, pf) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "${lines[-1]}" = "mismatch=0 ppfunc=[]" ] || { show_run; false; }
+	# the commonest kernel function is a symbol of kallsyms
+	local top=${lines[-2]}
+	[[ "$top" =~ ^[A-Za-z_][A-Za-z0-9_.]*$ ]] || { show_run; false; }
+	awk -v s="$top" '$3 == s { f = 1 } END { exit !f }' /proc/kallsyms || { show_run; false; }
+}

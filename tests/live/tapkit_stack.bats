@@ -167,3 +167,27 @@ probe end { printf(\"%d %d\\n\", n, m) }"
 	[ "$output" = "1 1" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
 }
+
+@test "print_ubacktrace names the functions of processes that exit at once" {
+	# each stackprog makes its one system call as it starts and exits at
+	# once, before the samples are read (every 10 ms): its maps come from
+	# the perf sideband, not from /proc
+	run_pid tapkit -c "sh -c '$PROG main 0; $PROG main 0; $PROG main 0'" -e "
+global n
+probe $GETPPID { if (execname() == \"stackprog\") { n++; printf(\"pid %d\\n\", pid()); print_ubacktrace() } }
+probe end { printf(\"n=%d\\n\", n) }"
+	[ "$status" = 0 ] || { show_run; false; }
+	[ "${lines[-1]}" = "n=3" ] || { show_run; false; }
+	# three processes, each gone, each stack named c b a main
+	local pids pid
+	pids=$(sed -n 's/^pid //p' <<<"$output" | sort -u)
+	[ "$(wc -l <<<"$pids")" = 3 ] || { show_run; false; }
+	for pid in $pids; do
+		[ ! -e "/proc/$pid" ]
+		sed -n "/^pid $pid\$/,/^pid /p" <<<"$output" |
+			sed -n 's/^ 0x[0-9a-f]* : \([^+]*\)+0x[0-9a-f]*\/0x[0-9a-f]* \[\(.*\)\]$/\1 \2/p' |
+			head -4 | diff - <(printf '%s %s\n' c "$PROG" b "$PROG" a "$PROG" main "$PROG") ||
+			{ show_run; false; }
+	done
+	assert_clean "$RUN_PID"
+}
