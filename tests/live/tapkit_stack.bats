@@ -191,3 +191,29 @@ probe end { printf(\"n=%d\\n\", n) }"
 	done
 	assert_clean "$RUN_PID"
 }
+
+@test "callers(n) and ucallers(n) are the first n+1 addresses of backtrace() and ubacktrace()" {
+	run_pid tapkit -c "$PROG main" -e "probe $GETPPID { if (pid() == target()) {
+	printf(\"%s|%s|%s\\n\", ucallers(0), ucallers(2), ucallers(-1))
+	printf(\"%s\\n\", ubacktrace())
+	printf(\"%s|%s\\n\", callers(-1), ucallers(-7))
+	exit() } }"
+	[ "$status" = 0 ] || { show_run; false; }
+	local bt=${lines[1]} w
+	read -r -a w <<<"$bt"
+	(( ${#w[@]} >= 5 )) || { show_run; false; }
+	[ "${lines[0]}" = "${w[0]}|${w[0]} ${w[1]} ${w[2]}|$bt" ] || { show_run; false; }
+	# the syscall tracepoint's stack has no kernel part; n < -1 asks for none
+	[ "${lines[2]}" = "|" ] || { show_run; false; }
+}
+
+@test "ucallers(n) deeper than the stack is a located run-time error; a long one stops at a whole address" {
+	run_pid tapkit -c "$PROG main" -e "probe $GETPPID { if (pid() == target()) { println(ucallers(40)) } }"
+	[ "$status" = 1 ] || { show_run; false; }
+	[[ "$stderr" == *"ERROR: cannot unwind the user stack to depth 40 ("*" frames at $GETPPID) near identifier 'ucallers' at <input>:1:"* ]] || { show_run; false; }
+	assert_clean "$RUN_PID"
+	# 32 bytes: two 14-character addresses and the space between them fit
+	run_pid tapkit -D MAXSTRINGLEN=32 -c "$PROG main" -e "probe $GETPPID { if (pid() == target()) { println(ucallers(-1)); exit() } }"
+	[ "$status" = 0 ] || { show_run; false; }
+	[[ "$output" =~ ^0x[0-9a-f]{12}\ 0x[0-9a-f]{12}$ ]] || { show_run; false; }
+}
