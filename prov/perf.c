@@ -90,6 +90,31 @@ static const struct evname hw_events[] = {
 	{ NULL, 0 },
 };
 
+/* perf.hw_cache.CACHE.OP.RESULT: PERF_TYPE_HW_CACHE, config
+ * CACHE | OP << 8 | RESULT << 16 (perf_event_open(2)); stap's names. */
+static const struct evname cache_ids[] = {
+	{ "l1d", PERF_COUNT_HW_CACHE_L1D },
+	{ "l1i", PERF_COUNT_HW_CACHE_L1I },
+	{ "ll", PERF_COUNT_HW_CACHE_LL },
+	{ "dtlb", PERF_COUNT_HW_CACHE_DTLB },
+	{ "itlb", PERF_COUNT_HW_CACHE_ITLB },
+	{ "bpu", PERF_COUNT_HW_CACHE_BPU },
+	{ NULL, 0 },
+};
+
+static const struct evname cache_ops[] = {
+	{ "read", PERF_COUNT_HW_CACHE_OP_READ },
+	{ "write", PERF_COUNT_HW_CACHE_OP_WRITE },
+	{ "prefetch", PERF_COUNT_HW_CACHE_OP_PREFETCH },
+	{ NULL, 0 },
+};
+
+static const struct evname cache_results[] = {
+	{ "access", PERF_COUNT_HW_CACHE_RESULT_ACCESS },
+	{ "miss", PERF_COUNT_HW_CACHE_RESULT_MISS },
+	{ NULL, 0 },
+};
+
 /* A process's match against .process("path"), cached. */
 struct pmatch {
 	pid_t pid;
@@ -226,11 +251,23 @@ static int parse_suffixes(const struct prov_env *env, const struct ast_pp *pp,
 	return 0;
 }
 
+/* "hardware cache l1d.read.miss (type 3 config 0x10000)" */
+static const char *encoding(const struct pprobe *pr, char *buf, size_t n)
+{
+	if (!strncmp(pr->event, "type ", 5))
+		snprintf(buf, n, "%s", pr->event);
+	else
+		snprintf(buf, n, "%s (type %u config 0x%llx)", pr->event,
+			 pr->spec.type, (unsigned long long)pr->spec.config);
+	return buf;
+}
+
 /* Does this machine have the event?  A trial perf_event_open() on
  * ourselves; without the privilege to try, assume it does. */
 static int check_event(const struct prov_env *env, const struct ast_pp *pp,
 		       const struct pprobe *pr, bool quiet)
 {
+	char what[160];
 	int err;
 
 	if (env->listing)
@@ -240,12 +277,18 @@ static int check_event(const struct prov_env *env, const struct ast_pp *pp,
 		return 0;
 	if (quiet)
 		return -1;
-	if (pr->spec.type == PERF_TYPE_HARDWARE &&
+	if ((pr->spec.type == PERF_TYPE_HARDWARE ||
+	     pr->spec.type == PERF_TYPE_HW_CACHE) &&
 	    (err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV))
 		diag_error(env->diag, pp->loc, "this machine has no hardware "
 			   "performance counters (no 'cpu' PMU in "
 			   "/sys/bus/event_source/devices, as in most virtual "
-			   "machines): requires: perf hardware events");
+			   "machines) for %s: requires: perf hardware events",
+			   encoding(pr, what, sizeof(what)));
+	else if (pr->spec.type == PERF_TYPE_HW_CACHE)
+		diag_error(env->diag, pp->loc, "this machine's CPU cannot "
+			   "count %s: %s", encoding(pr, what, sizeof(what)),
+			   strerror(-err));
 	else
 		diag_error(env->diag, pp->loc, "the kernel has no perf event of "
 			   "type %u config %llu: %s", pr->spec.type,
@@ -345,6 +388,89 @@ static int expand_named(const struct prov_env *env, const struct ast_pp *pp,
 	return n;
 }
 
+/* Does component @i of @pp name one of @v (or match, a wildcard)? */
+static bool comp_names(const struct ast_pp *pp, size_t i, const struct evname *v)
+{
+	const char *want = pp->comps[i].name;
+
+	for (; v->name; v++)
+		if (strpbrk(want, "*?[") ? !fnmatch(want, v->name, 0) :
+		    !strcmp(want, v->name))
+			return true;
+	return false;
+}
+
+/*
+ * perf.hw_cache.CACHE.OP.RESULT (stap's names, each a wildcard too): one
+ * probe per event; a wildcard leaves out the events this machine lacks.
+ */
+static int expand_cache(const struct prov_env *env, const struct ast_pp *pp,
+			struct prov_list *out)
+{
+	static const struct evname *const parts[] = { cache_ids, cache_ops,
+						      cache_results };
+	static const char *const what[] = { "cache", "operation", "result" };
+	const struct evname *id, *op, *res;
+	char text[PATH_MAX + 128], list[256];
+	bool wild = false;
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < 3; i++) {
+		const struct ast_ppcomp *c = i + 2 < pp->ncomps ? &pp->comps[i + 2] : NULL;
+
+		if (!c || c->arg || !comp_names(pp, i + 2, parts[i])) {
+			list_names(list, sizeof(list), parts[i]);
+			diag_error(env->diag, c ? c->loc : pp->loc, "%s perf.hw_cache "
+				   "%s%s%s: perf.hw_cache.CACHE.OP.RESULT, the %s one "
+				   "of %s", c ? "unknown" : "incomplete", what[i],
+				   c ? " " : "", c ? c->name : "", what[i], list);
+			return -1;
+		}
+		wild |= strpbrk(c->name, "*?[") != NULL;
+	}
+	for (id = cache_ids; id->name; id++)
+	for (op = cache_ops; op->name; op++)
+	for (res = cache_results; res->name; res++) {
+		const struct evname one[3][2] = { { *id }, { *op }, { *res } };
+		struct prov_probe *p;
+		struct pprobe *pr;
+
+		if (!comp_names(pp, 2, one[0]) || !comp_names(pp, 3, one[1]) ||
+		    !comp_names(pp, 4, one[2]))
+			continue;
+		pr = xcalloc(1, sizeof(*pr));
+		pr->spec.type = PERF_TYPE_HW_CACHE;
+		pr->spec.config = id->config | op->config << 8 | res->config << 16;
+		snprintf(text, sizeof(text), "perf.hw_cache.%s.%s.%s", id->name,
+			 op->name, res->name);
+		pr->event = xasprintf("hardware cache %s.%s.%s", id->name,
+				      op->name, res->name);
+		if (parse_suffixes(env, pp, 5, pr, text, sizeof(text)) < 0) {
+			pprobe_free(pr);
+			return -1;
+		}
+		if (check_event(env, pp, pr, wild) < 0) {
+			pprobe_free(pr);
+			if (wild)
+				continue;
+			return -1;
+		}
+		p = prov_probe_new(&prov_perf, text, PROV_RUNNING);
+		p->data = pr;
+		prov_list_push(out, p);
+		n++;
+	}
+	if (!n && !env->listing && !pp->optional) {
+		diag_error(env->diag, pp->loc, "no perf.hw_cache event of this "
+			   "machine matches (it has no hardware performance "
+			   "counters, or none of these): requires: perf hardware "
+			   "events");
+		return -1;
+	}
+	return n;
+}
+
 static int perf_expand(const struct prov_env *env, const struct ast_pp *pp,
 		       struct prov_list *out)
 {
@@ -366,6 +492,8 @@ static int perf_expand(const struct prov_env *env, const struct ast_pp *pp,
 	}
 	if (prov_comp_is(pp, 1, "sw") || prov_comp_is(pp, 1, "hw"))
 		return expand_named(env, pp, out);
+	if (prov_comp_is(pp, 1, "hw_cache") && !pp->comps[1].arg)
+		return expand_cache(env, pp, out);
 	pr = xcalloc(1, sizeof(*pr));
 	if (prov_comp_is(pp, 1, "type")) {
 		if (!prov_comp_num(pp, 1, &t) || t < 0 || t > UINT32_MAX) {
@@ -390,6 +518,7 @@ static int perf_expand(const struct prov_env *env, const struct ast_pp *pp,
 	} else {
 		diag_error(env->diag, pp->comps[1].loc, "unknown perf probe "
 			   "point 'perf.%s': perf.sw.NAME, perf.hw.NAME or "
+			   "perf.hw_cache.CACHE.OP.RESULT or "
 			   "perf.type(T).config(C)", pp->comps[1].name);
 		goto fail;
 	}
