@@ -217,3 +217,27 @@ probe end { printf(\"n=%d\\n\", n) }"
 	[ "$status" = 0 ] || { show_run; false; }
 	[[ "$output" =~ ^0x[0-9a-f]{12}\ 0x[0-9a-f]{12}$ ]] || { show_run; false; }
 }
+
+@test "a .return probe that prints stacks also reads \$param and @entry() of its own call" {
+	local pt=$HELPERS/ptarget-O0
+	[ -x "$pt" ] || skip "requires: $pt (make tests-build)"
+	# four calls in a row, faster than the samples are read: each return
+	# pairs with its own entry (calc(x) returns x * 100 + 11 or + 7)
+	run_pid tapkit -c "$pt 4 0" -e 'probe process(@1).function("calc").return {
+	printf("%d %d %d %s\n", $x, @entry($x + 1), $return, usymname(strtol(tokenize(ubacktrace(), " "), 16))) }' "$pt"
+	[ "$status" = 0 ] || { show_run; false; }
+	[ "$(grep -v '^sum ' <<<"$output")" = "0 1 11 main
+1 2 107 main
+2 3 211 main
+3 4 307 main" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+	# recursion: each return's stack has one fact frame per outer call
+	run_pid tapkit -c "$pt 1 0" -e 'probe process(@1).function("fact").return {
+	n = 0; s = ubacktrace(); while ((t = tokenize(s, " ")) != "") { s = ""; if (usymname(strtol(t, 16)) == "fact") n++ }
+	printf("%d %d %d\n", $k, $return, n) }' "$pt"
+	[ "$status" = 0 ] || { show_run; false; }
+	[ "$(grep -v '^sum ' <<<"$output")" = "1 1 3
+2 2 2
+3 6 1
+4 24 0" ] || { show_run; false; }
+}
