@@ -81,6 +81,7 @@ struct symcache {
 	struct ksyms *ks;
 	bool ks_tried;
 	int refs;
+	size_t exited;		/* at least the exited unnoted processes */
 };
 
 /* symcache_shared()'s cache while someone holds it. */
@@ -543,6 +544,8 @@ int symcache_task(struct symcache *c, uint64_t ts, enum symcache_task_ev what,
 		}
 		return 0;
 	case SYMCACHE_EXIT:
+		if (!p->exited && !p->noted)
+			c->exited++;
 		p->exited = true;
 		return 0;
 	}
@@ -553,6 +556,9 @@ void symcache_sweep(struct symcache *c)
 {
 	size_t i, j;
 
+	if (!c->exited)		/* the common case: nothing to look at */
+		return;
+	c->exited = 0;
 	for (i = j = 0; i < c->nprocs; i++) {
 		struct sc_proc *p = c->procs[i];
 
@@ -561,8 +567,10 @@ void symcache_sweep(struct symcache *c)
 			free_proc(p);
 			continue;
 		}
-		if (p->exited && !p->noted)
+		if (p->exited && !p->noted) {
 			p->swept = true;
+			c->exited++;	/* freed at the next sweep */
+		}
 		c->procs[j++] = p;
 	}
 	c->nprocs = j;
