@@ -465,6 +465,10 @@ static void report_lost(struct pstate *st)
 				 "were full", (unsigned long long)lost,
 				 st->v[i]->p->pp);
 	}
+	if (st->sb && perf_sideband_lost(st->sb))
+		run_warn(st->run, "%llu mapping records lost: stacks of processes "
+			 "that exited early may show bare addresses",
+			 (unsigned long long)perf_sideband_lost(st->sb));
 }
 
 static void prov_perf_phase(struct run *run, void *state, enum prov_phase ph)
