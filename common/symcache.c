@@ -57,6 +57,17 @@ struct sc_proc {
 	size_t njit;
 	time_t refreshed;	/* when its maps were last read */
 	bool noted;		/* by symcache_note(), not only told maps */
+	bool exited;		/* told it exited */
+	bool swept;		/* exited and unused at the last sweep */
+	uint64_t told_ts;	/* the time of the last record told */
+};
+
+/* A mapped file as the kernel names it (PERF_RECORD_MMAP2's device and
+ * inode), which stat() may not (btrfs subvolumes, overlayfs). */
+struct sc_kid {
+	dev_t dev;
+	uint64_t ino;
+	struct sc_file *file;
 };
 
 struct symcache {
@@ -65,16 +76,33 @@ struct symcache {
 	size_t nprocs;
 	struct sc_file **files;
 	size_t nfiles;
+	struct sc_kid *kids;	/* files by the kernel's identity */
+	size_t nkids;
 	struct ksyms *ks;
 	bool ks_tried;
+	int refs;
+	size_t exited;		/* at least the exited unnoted processes */
 };
+
+/* symcache_shared()'s cache while someone holds it. */
+static struct symcache *shared;
 
 struct symcache *symcache_new(void)
 {
 	struct symcache *c = xcalloc(1, sizeof(*c));
 
 	c->by_pid = hmap_new(sizeof(struct sc_proc *));
+	c->refs = 1;
 	return c;
+}
+
+struct symcache *symcache_shared(void)
+{
+	if (shared)
+		shared->refs++;
+	else
+		shared = symcache_new();
+	return shared;
 }
 
 static void free_maps(struct sc_proc *p)
@@ -99,32 +127,57 @@ static void free_jit(struct sc_proc *p)
 	p->njit = 0;
 }
 
+/* Forget @p's JIT map (an exec, a new process under its PID). */
+static void close_jit(struct sc_proc *p)
+{
+	free_jit(p);
+	if (p->jit_fd >= 0)
+		close(p->jit_fd);
+	p->jit_fd = -1;
+	p->jit_size = 0;
+	free(p->jit_module);
+	p->jit_module = NULL;
+}
+
+static void free_proc(struct sc_proc *p)
+{
+	free_maps(p);
+	close_jit(p);
+	free(p);
+}
+
 void symcache_free(struct symcache *c)
 {
 	size_t i;
 
-	if (!c)
+	if (!c || --c->refs > 0)
 		return;
-	for (i = 0; i < c->nprocs; i++) {
-		struct sc_proc *p = c->procs[i];
-
-		free_maps(p);
-		free_jit(p);
-		if (p->jit_fd >= 0)
-			close(p->jit_fd);
-		free(p->jit_module);
-		free(p);
-	}
+	if (c == shared)
+		shared = NULL;
+	for (i = 0; i < c->nprocs; i++)
+		free_proc(c->procs[i]);
 	for (i = 0; i < c->nfiles; i++)
 		scfile_free(c->files[i]);
 	free(c->procs);
 	free(c->files);
+	free(c->kids);
 	hmap_free(c->by_pid);
 	ksyms_free(c->ks);
 	free(c);
 }
 
 /* ---- a process's maps -------------------------------------------------- */
+
+/* Is @pid's root gone (the process exited, or a zombie)?  Then its files
+ * are opened as they are named in our own mount namespace. */
+static bool root_gone(pid_t pid)
+{
+	char fn[64], link[8];
+
+	snprintf(fn, sizeof(fn), "/proc/%d/root", (int)pid);
+	return readlink(fn, link, sizeof(link)) < 0 &&
+	       (errno == ENOENT || errno == ESRCH);
+}
 
 /* The file of mapping @m of @pid, opened and cached by (dev, inode). */
 static struct sc_file *map_file(struct symcache *c, pid_t pid,
@@ -141,7 +194,7 @@ static struct sc_file *map_file(struct symcache *c, pid_t pid,
 	fd = open(where, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)		/* map_files needs CAP_SYS_ADMIN */
 		fd = open(root, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT && kill(pid, 0) < 0 && errno == ESRCH)
+	if (fd < 0 && (errno == ENOENT || errno == ESRCH) && root_gone(pid))
 		fd = open(path, O_RDONLY | O_CLOEXEC);	/* the process is gone */
 	if (fd < 0)
 		return NULL;
@@ -356,41 +409,31 @@ int symcache_note(struct symcache *c, pid_t pid)
 		return -EINVAL;
 	p = find_proc(c, pid);
 	if (p && p->noted)
-		return 0;
+		return p->nmaps ? 0 : -ESRCH;
 	if (!p) {
 		struct sc_proc tmp = { .pid = pid, .jit_fd = -1 };
 
-		err = read_maps(c, &tmp);	/* nothing kept of a gone one */
-		if (err < 0)
-			return err;
-		p = add_proc(c, pid);
+		err = read_maps(c, &tmp);
+		p = add_proc(c, pid);	/* a gone one: not tried again */
 		p->maps = tmp.maps;
 		p->nmaps = tmp.nmaps;
 		p->refreshed = tmp.refreshed;
-	} else if ((err = read_maps(c, p)) < 0) {
-		return err;
+	} else {
+		/* gone: what was told of it stays */
+		err = read_maps(c, p);
 	}
 	p->noted = true;
+	if (err < 0)
+		return p->nmaps ? 0 : err;
 	open_jit(p);
 	return 0;
 }
 
-int symcache_add_map(struct symcache *c, pid_t pid, uint64_t start,
-		     uint64_t len, uint64_t pgoff, const char *path)
+/* Insert mapping @m (taken over) into @p's, replacing what it overlaps. */
+static void put_map(struct sc_proc *p, struct sc_map m)
 {
-	struct sc_proc *p;
-	struct sc_map m = { start, start + len, pgoff, NULL, NULL };
 	size_t i, j;
 
-	if (pid <= 0 || !len || !path)
-		return -EINVAL;
-	p = find_proc(c, pid);
-	if (!p)
-		p = add_proc(c, pid);
-	if (path[0] == '/')
-		m.file = map_file(c, pid, &m, path);
-	m.name = xstrdup(path);
-	/* drop what it overlaps, then insert it in order */
 	for (i = j = 0; i < p->nmaps; i++) {
 		if (p->maps[i].start < m.end && m.start < p->maps[i].end) {
 			free(p->maps[i].name);
@@ -403,7 +446,134 @@ int symcache_add_map(struct symcache *c, pid_t pid, uint64_t start,
 		p->maps[i] = p->maps[i - 1];
 	p->maps[i] = m;
 	p->nmaps = j + 1;
+}
+
+/*
+ * The process a record at @ts tells of, created when new; NULL when a
+ * later record of it was told already (a second sideband, read later).
+ */
+static struct sc_proc *told_proc(struct symcache *c, pid_t pid, uint64_t ts)
+{
+	struct sc_proc *p = find_proc(c, pid);
+
+	if (!p)
+		p = add_proc(c, pid);
+	else if (ts && ts < p->told_ts)
+		return NULL;
+	if (ts)
+		p->told_ts = ts;
+	return p;
+}
+
+/* The file the kernel names (@dev, @ino), from an earlier mapping. */
+static struct sc_file *kid_file(struct symcache *c, dev_t dev, uint64_t ino)
+{
+	size_t i;
+
+	for (i = 0; i < c->nkids; i++)
+		if (c->kids[i].dev == dev && c->kids[i].ino == ino)
+			return c->kids[i].file;
+	return NULL;
+}
+
+int symcache_mmap(struct symcache *c, uint64_t ts, pid_t pid,
+		  const struct symcache_mapping *mp)
+{
+	struct sc_map m = { mp->start, mp->start + mp->len, mp->pgoff, NULL, NULL };
+	const char *path = mp->path;
+	struct sc_proc *p;
+	size_t n;
+
+	if (pid <= 0 || !mp->len || !path)
+		return -EINVAL;
+	p = told_proc(c, pid, ts);
+	if (!p)
+		return 0;
+	n = strlen(path);
+	if (n > 10 && !strcmp(path + n - 10, " (deleted)"))
+		n -= 10;
+	m.name = xasprintf("%.*s", (int)n, path);
+	if (path[0] == '/') {
+		m.file = mp->ino ? kid_file(c, mp->dev, mp->ino) : NULL;
+		if (!m.file)
+			m.file = map_file(c, pid, &m, m.name);
+		if (m.file && mp->ino) {
+			c->kids = xrealloc(c->kids, (c->nkids + 1) * sizeof(*c->kids));
+			c->kids[c->nkids++] = (struct sc_kid){ mp->dev, mp->ino, m.file };
+		}
+	}
+	put_map(p, m);
 	return m.file || path[0] != '/' ? 0 : -ENOENT;
+}
+
+int symcache_add_map(struct symcache *c, pid_t pid, uint64_t start,
+		     uint64_t len, uint64_t pgoff, const char *path)
+{
+	struct symcache_mapping m = { start, len, pgoff, 0, 0, path };
+
+	return symcache_mmap(c, 0, pid, &m);
+}
+
+int symcache_task(struct symcache *c, uint64_t ts, enum symcache_task_ev what,
+		  pid_t pid, pid_t ppid)
+{
+	struct sc_proc *p, *parent;
+	size_t i;
+
+	if (pid <= 0)
+		return -EINVAL;
+	p = told_proc(c, pid, ts);
+	if (!p)
+		return 0;
+	switch (what) {
+	case SYMCACHE_FORK:	/* a new process under @pid: @ppid's copy */
+	case SYMCACHE_EXEC:	/* a new program: nothing mapped yet */
+		free_maps(p);
+		close_jit(p);
+		p->noted = p->exited = p->swept = false;
+		parent = what == SYMCACHE_FORK && ppid > 0 && ppid != pid ?
+			 find_proc(c, ppid) : NULL;
+		if (parent && parent->nmaps) {
+			p->maps = xcalloc(parent->nmaps, sizeof(*p->maps));
+			for (i = 0; i < parent->nmaps; i++) {
+				p->maps[i] = parent->maps[i];
+				if (p->maps[i].name)
+					p->maps[i].name = xstrdup(p->maps[i].name);
+			}
+			p->nmaps = parent->nmaps;
+		}
+		return 0;
+	case SYMCACHE_EXIT:
+		if (!p->exited && !p->noted)
+			c->exited++;
+		p->exited = true;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+void symcache_sweep(struct symcache *c)
+{
+	size_t i, j;
+
+	if (!c->exited)		/* the common case: nothing to look at */
+		return;
+	c->exited = 0;
+	for (i = j = 0; i < c->nprocs; i++) {
+		struct sc_proc *p = c->procs[i];
+
+		if (p->exited && !p->noted && p->swept) {
+			hmap_del(c->by_pid, (uint64_t)p->pid);
+			free_proc(p);
+			continue;
+		}
+		if (p->exited && !p->noted) {
+			p->swept = true;
+			c->exited++;	/* freed at the next sweep */
+		}
+		c->procs[j++] = p;
+	}
+	c->nprocs = j;
 }
 
 /* ---- lookups ------------------------------------------------------------- */

@@ -51,6 +51,17 @@ struct symcache_sym {
 /* An empty cache; kallsyms is read at the first kernel lookup.  Free
  * with symcache_free(). */
 struct symcache *symcache_new(void);
+
+/**
+ * symcache_shared() - the one cache of this process that every part of a
+ * run names addresses through and tells of mappings (the stack built-ins,
+ * the perf sideband of each sampler), so what one learns the others see
+ * @return: a reference, created at the first call; each is dropped with
+ * symcache_free(), the last frees the cache
+ */
+struct symcache *symcache_shared(void);
+
+/* Drop a reference (symcache_new() gives one); NULL is a no-op. */
 void symcache_free(struct symcache *c);
 
 /**
@@ -59,8 +70,10 @@ void symcache_free(struct symcache *c);
  * The first time: reads /proc/PID/maps, opens every mapped file (through
  * /proc/PID/map_files/, else /proc/PID/root/PATH, so files of other mount
  * namespaces and deleted files work) and its JIT map /tmp/perf-PID.map in
- * the process's own root.  Later calls for the same @pid return at once.
- * 0, or -errno (-ESRCH: the process is gone).
+ * the process's own root.  Later calls for the same @pid return at once
+ * (until a symcache_task() says it runs a new program).  A process that
+ * is gone keeps what symcache_mmap() told of it, and is not read again.
+ * 0, or -errno (-ESRCH: the process is gone and nothing was told of it).
  */
 int symcache_note(struct symcache *c, pid_t pid);
 
@@ -77,6 +90,55 @@ int symcache_note(struct symcache *c, pid_t pid);
  */
 int symcache_add_map(struct symcache *c, pid_t pid, uint64_t start,
 		     uint64_t len, uint64_t pgoff, const char *path);
+
+/* A mapping as a PERF_RECORD_MMAP2 tells it. */
+struct symcache_mapping {
+	uint64_t start, len, pgoff;
+	dev_t dev;		/* the kernel's device and inode of the file, */
+	uint64_t ino;		/* 0: unknown (opened and stat()ed instead) */
+	const char *path;	/* as the process named it, maybe ending in
+				 * " (deleted)"; "//anon", "[vdso]"... */
+};
+
+/**
+ * symcache_mmap() - mapping @m of process @pid, made at time @ts (ns, any
+ * clock the caller keeps to; 0: unknown), told by a perf sideband record
+ *
+ * As symcache_add_map(); a file the kernel named before (@m->dev and
+ * @m->ino) is not opened again.  A record older than the last one told of
+ * @pid is ignored (a second sideband read later).  0, or -errno as
+ * symcache_add_map().
+ */
+int symcache_mmap(struct symcache *c, uint64_t ts, pid_t pid,
+		  const struct symcache_mapping *m);
+
+/* What symcache_task() tells of a process. */
+enum symcache_task_ev {
+	SYMCACHE_FORK,		/* a new process @pid, a copy of @ppid */
+	SYMCACHE_EXEC,		/* @pid runs a new program: its maps follow */
+	SYMCACHE_EXIT,		/* @pid exited: kept while it is named */
+};
+
+/**
+ * symcache_task() - a fork, exec or exit of process @pid at time @ts
+ * (PERF_RECORD_FORK, a PERF_RECORD_COMM of an exec, PERF_RECORD_EXIT),
+ * in record order with symcache_mmap()'s
+ *
+ * A fork copies what is known of @ppid's maps (a child that does not exec
+ * runs its parent's code); an exec forgets @pid's maps and JIT map.  An
+ * exited process stays until symcache_sweep() finds it was never noted.
+ * 0, or -EINVAL for a bad @pid.
+ */
+int symcache_task(struct symcache *c, uint64_t ts, enum symcache_task_ev what,
+		  pid_t pid, pid_t ppid);
+
+/**
+ * symcache_sweep() - free the processes told to have exited that nobody
+ * noted (symcache_note()) since, at the second sweep after their exit;
+ * call it after each batch of records, so a process's samples of the
+ * same batch are handled first
+ */
+void symcache_sweep(struct symcache *c);
 
 /**
  * symcache_user() - name user address @addr of process @pid

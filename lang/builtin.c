@@ -512,7 +512,6 @@ const struct builtin builtin_table[] = {
 	{ "execname", S, 0, { 0 }, b_execname, NULL },
 	{ "cpu", L, 0, { 0 }, b_cpu, NULL },
 	{ "pp", S, 0, { 0 }, b_pp, NULL },
-	{ "ppfunc", S, 0, { 0 }, b_probefunc, NULL },
 	{ "probefunc", S, 0, { 0 }, b_probefunc, NULL },
 	{ "target", L, 0, { 0 }, b_target, NULL },
 	{ "is_return", L, 0, { 0 }, b_is_return, NULL },

@@ -34,6 +34,9 @@ int bstack_symdata(struct vm *, struct lang_val *, int, struct lang_val *, char 
 int bstack_usymname(struct vm *, struct lang_val *, int, struct lang_val *, char *);
 int bstack_usymdata(struct vm *, struct lang_val *, int, struct lang_val *, char *);
 int bstack_usymfileline(struct vm *, struct lang_val *, int, struct lang_val *, char *);
+int bstack_ppfunc(struct vm *, struct lang_val *, int, struct lang_val *, char *);
+int bstack_callers(struct vm *, struct lang_val *, int, struct lang_val *, char *);
+int bstack_ucallers(struct vm *, struct lang_val *, int, struct lang_val *, char *);
 
 #define NOTASKSTACK "task_backtrace() needs the kernel stack of another " \
 	"task, which perf_event callchains (the only stacks tapkit records) " \
@@ -64,6 +67,9 @@ int bstack_usymfileline(struct vm *, struct lang_val *, int, struct lang_val *, 
 	{ "usymname", S, 1, { L }, bstack_usymname, NULL },		\
 	{ "usymdata", S, 1, { L }, bstack_usymdata, NULL },		\
 	{ "usymfileline", S, 1, { L }, bstack_usymfileline, NULL },	\
+	{ "ppfunc", S, 0, { 0 }, bstack_ppfunc, NULL },		\
+	{ "callers", S, 1, { L }, bstack_callers, NULL },		\
+	{ "ucallers", S, 1, { L }, bstack_ucallers, NULL },		\
 	{ "task_backtrace", S, 1, { L }, NULL, NOTASKSTACK }
 
 #endif

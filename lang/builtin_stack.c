@@ -7,8 +7,10 @@
  * (provider.h stack(): kernel addresses, then user ones, innermost
  * first); the probe records one because its handler calls a built-in that
  * builtin_uses_stack() names.  Addresses are named through one symcache
- * per run (common/symcache.h): the process of an event is noted when a
- * built-in here first runs for it, so a stack kept as a hex string
+ * per run (common/symcache.h, symcache_shared(): the providers' perf
+ * sideband tells it the mappings of the sampled processes as they are
+ * made): the process of an event is noted when a built-in here first
+ * runs for it, so a stack kept as a hex string
  * (ubacktrace()) and printed in an end probe, after the process exited,
  * still resolves: the process of the current event answers first, else
  * the most recently noted process that maps the address.
@@ -63,7 +65,7 @@ static struct stack_state *state(struct vm *vm)
 {
 	if (!vm->stk) {
 		vm->stk = xcalloc(1, sizeof(*vm->stk));
-		vm->stk->syms = symcache_new();
+		vm->stk->syms = symcache_shared();
 	}
 	return vm->stk;
 }
@@ -398,3 +400,72 @@ SYM_FN(bstack_symdata, false, SYM_DATA)
 SYM_FN(bstack_usymname, true, SYM_SYMBOL)
 SYM_FN(bstack_usymdata, true, SYM_DATA)
 SYM_FN(bstack_usymfileline, true, SYM_FILELINE)
+
+/*
+ * callers(n), ucallers(n): the first n + 1 addresses of backtrace() or
+ * ubacktrace() (stap's loop over stack(0)...stack(n)), "0x%x" each, one
+ * space apart, all of them for n = -1; a string that would pass
+ * MAXSTRINGLEN stops before the address that does not fit; a stack
+ * shallower than asked is an error, as stap's unwinder reports it.
+ */
+static int add_callers(struct vm *vm, bool user, int64_t depth,
+		       struct lang_val *ret, char *buf)
+{
+	const uint64_t *pcs;
+	size_t i, n = 0, len = 0;
+
+	buf[0] = '\0';
+	ret->s = buf;
+	if (!chain(vm, user, &pcs, &n))
+		n = 0;
+	for (i = 0; depth == -1 ? i < n : (int64_t)i <= depth; i++) {
+		char tok[24];
+		int l;
+
+		if (i >= n) {
+			vm_raise(vm, "cannot unwind the %s stack to depth %lld "
+				 "(%zu frames at %s)", user ? "user" : "kernel",
+				 (long long)depth, n,
+				 vm->probe ? vm->probe->pp->pp : "");
+			return -1;
+		}
+		l = snprintf(tok, sizeof(tok), "%s0x%llx", i ? " " : "",
+			     (unsigned long long)pcs[i]);
+		if (len + l > vm->maxstr - 1)
+			break;
+		memcpy(buf + len, tok, l + 1);
+		len += l;
+	}
+	return 0;
+}
+
+int bstack_callers(struct vm *vm, struct lang_val *a, int n,
+		   struct lang_val *ret, char *buf)
+{
+	return add_callers(vm, false, a[0].l, ret, buf);
+}
+
+int bstack_ucallers(struct vm *vm, struct lang_val *a, int n,
+		    struct lang_val *ret, char *buf)
+{
+	return add_callers(vm, true, a[0].l, ret, buf);
+}
+
+/*
+ * ppfunc(): the function the probe point names (stap parses pp() for
+ * function("NAME") or inline("NAME"); here also plt("NAME")), as the
+ * provider resolved it for this probe; "" for a point naming none
+ * (timer.profile, perf.*, tracepoints, statements), where probefunc()
+ * names the function the event happened in.
+ */
+int bstack_ppfunc(struct vm *vm, struct lang_val *a, int n,
+		  struct lang_val *ret, char *buf)
+{
+	const char *pp = vm->probe ? vm->probe->pp->pp : "";
+
+	ret->s = "";
+	if (strstr(pp, "function(\"") || strstr(pp, "inline(\"") ||
+	    strstr(pp, "plt(\""))
+		vm_context(vm, PROV_CTX_PROBEFUNC, ret);
+	return 0;
+}

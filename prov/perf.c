@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perf_event sampling as probe points: timer.profile, perf.sw.NAME,
- * perf.hw.NAME and perf.type(T).config(C), each with .sample(N) (every N
+ * perf.hw.NAME, perf.hw_cache.CACHE.OP.RESULT and perf.type(T).config(C)
+ * (their names and expansion in perf_points.c), each with .sample(N) (every N
  * events; stap's default is 1000000) or .hz(N) (N samples a second), and
  * .process("path") (only processes running that program) or .process
  * (only target(), the -c/-x process).
@@ -27,7 +28,6 @@
  * to the program's file name (15 bytes).
  */
 #include <errno.h>
-#include <fnmatch.h>
 #include <limits.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
@@ -37,357 +37,23 @@
 
 #include "common/log.h"
 #include "common/loop.h"
+#include "common/symcache.h"
 #include "common/task.h"
-#include "lang/diag.h"
 #include "lang/run.h"
+#include "prov/perf.h"
 #include "prov/prov.h"
 #include "prov/record.h"
 #include "tracefs/perf_event.h"
 #include "tracefs/perf_sampler.h"
-
-#define PROFILE_NS	4000000ULL	/* timer.profile: CONFIG_HZ=250's tick */
-#define DEFAULT_PERIOD	1000000ULL	/* stap's default .sample() */
+#include "tracefs/perf_sideband.h"
 #define DRAIN_MS	100
 /* With stacks, samples are read this often: a process is named from its
  * maps while it still runs (common/symcache.c notes it at its first sample
  * handled), so a short-lived one needs its samples soon. */
 #define STACK_DRAIN_MS	10
 #define RING_PAGES	64
-
-struct evname {
-	const char *name;
-	uint64_t config;
-};
-
-static const struct evname sw_events[] = {
-	{ "cpu_clock", PERF_COUNT_SW_CPU_CLOCK },
-	{ "task_clock", PERF_COUNT_SW_TASK_CLOCK },
-	{ "page_faults", PERF_COUNT_SW_PAGE_FAULTS },
-	{ "context_switches", PERF_COUNT_SW_CONTEXT_SWITCHES },
-	{ "cpu_migrations", PERF_COUNT_SW_CPU_MIGRATIONS },
-	{ "page_faults_min", PERF_COUNT_SW_PAGE_FAULTS_MIN },
-	{ "page_faults_maj", PERF_COUNT_SW_PAGE_FAULTS_MAJ },
-	{ "alignment_faults", PERF_COUNT_SW_ALIGNMENT_FAULTS },
-	{ "emulation_faults", PERF_COUNT_SW_EMULATION_FAULTS },
-	{ NULL, 0 },
-};
-
-static const struct evname hw_events[] = {
-	{ "cpu_cycles", PERF_COUNT_HW_CPU_CYCLES },
-	{ "instructions", PERF_COUNT_HW_INSTRUCTIONS },
-	{ "cache_references", PERF_COUNT_HW_CACHE_REFERENCES },
-	{ "cache_misses", PERF_COUNT_HW_CACHE_MISSES },
-	{ "branch_instructions", PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	{ "branch_misses", PERF_COUNT_HW_BRANCH_MISSES },
-	{ "bus_cycles", PERF_COUNT_HW_BUS_CYCLES },
-	{ "stalled_cycles_frontend", PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
-	{ "stalled_cycles_backend", PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
-	{ "ref_cpu_cycles", PERF_COUNT_HW_REF_CPU_CYCLES },
-	{ NULL, 0 },
-};
-
-/* A process's match against .process("path"), cached. */
-struct pmatch {
-	pid_t pid;
-	char comm[16];
-	bool match;
-};
-
-struct pprobe {
-	struct perf_sample_spec spec;
-	char *event;		/* "software cpu_clock", for -p2 */
-	bool profile;		/* timer.profile */
-	bool target;		/* .process: target()'s process */
-	char *path;		/* .process("path"), resolved; NULL: none */
-	char *base;		/* its file name, 15 bytes: a gone process */
-	struct pmatch *cache;	/* open addressing by pid */
-	size_t ncache;		/* slots, a power of two */
-	/* while attached */
-	struct perf_sampler *smp;
-	struct run *run;
-	struct prov_probe *p;
-	pid_t only_tid;		/* tid() == target(): the others dropped */
-	bool stopped;		/* exit() or an error: no more samples */
-};
-
-static const struct evname *find_name(const struct evname *v, const char *name)
-{
-	for (; v->name; v++)
-		if (!strcmp(v->name, name))
-			return v;
-	return NULL;
-}
-
-static void list_names(char *buf, size_t n, const struct evname *v)
-{
-	size_t len = 0;
-
-	buf[0] = '\0';
-	for (; v->name && len < n; v++)
-		len += snprintf(buf + len, n - len, "%s%s", len ? ", " : "", v->name);
-}
-
-/*
- * The suffixes after the event: .sample(N) or .hz(N), then .process or
- * .process("path"), in that order, each at most once.  0, or -1 after a
- * located error.
- */
-static int parse_suffixes(const struct prov_env *env, const struct ast_pp *pp,
-			  size_t i, struct pprobe *pr, char *text, size_t textsz)
-{
-	size_t len = strlen(text);
-	int64_t n;
-
-	pr->spec.period = DEFAULT_PERIOD;
-	if (i < pp->ncomps && (prov_comp_is(pp, i, "sample") ||
-			       prov_comp_is(pp, i, "hz"))) {
-		const struct ast_ppcomp *c = &pp->comps[i];
-		bool hz = !strcmp(c->name, "hz");
-
-		if (!prov_comp_num(pp, i, &n) || n <= 0) {
-			diag_error(env->diag, c->loc, ".%s needs a positive number: "
-				   ".%s(N)", c->name, c->name);
-			return -1;
-		}
-		if (hz) {
-			pr->spec.freq = (uint64_t)n;
-			pr->spec.period = 0;
-		} else {
-			pr->spec.period = (uint64_t)n;
-		}
-		len += snprintf(text + len, textsz - len, ".%s(%lld)", c->name,
-				(long long)n);
-		i++;
-	} else {
-		len += snprintf(text + len, textsz - len, ".sample(%llu)",
-				(unsigned long long)DEFAULT_PERIOD);
-	}
-	if (i < pp->ncomps && prov_comp_is(pp, i, "process")) {
-		const struct ast_ppcomp *c = &pp->comps[i];
-		char real[PATH_MAX];
-
-		if (!c->arg) {
-			pr->target = true;
-			len += snprintf(text + len, textsz - len, ".process");
-		} else if (c->arg->kind != AST_E_STR || !c->arg->u.str.s[0]) {
-			diag_error(env->diag, c->loc, ".process needs a program's "
-				   "path: .process(\"/bin/ls\")");
-			return -1;
-		} else {
-			const char *want = c->arg->u.str.s, *slash;
-
-			if (!realpath(want, real)) {
-				if (!env->listing) {
-					diag_error(env->diag, c->loc, "cannot find "
-						   "program '%s': %s", want,
-						   strerror(errno));
-					return -1;
-				}
-				snprintf(real, sizeof(real), "%s", want);
-			}
-			pr->path = xstrdup(real);
-			slash = strrchr(real, '/');
-			pr->base = xasprintf("%.15s", slash ? slash + 1 : real);
-			len += snprintf(text + len, textsz - len, ".process(\"%s\")",
-					real);
-		}
-		i++;
-	}
-	if (i < pp->ncomps) {
-		const struct ast_ppcomp *c = &pp->comps[i];
-
-		if (!strcmp(c->name, "counter"))
-			diag_error(env->diag, c->loc, "perf counters read with "
-				   "@perf are not supported: sample with .sample(N)");
-		else
-			diag_error(env->diag, c->loc, "unexpected '.%s' in a perf "
-				   "probe point: expected .sample(N), .hz(N) or "
-				   ".process(\"path\")", c->name);
-		return -1;
-	}
-	return 0;
-}
-
-/* Does this machine have the event?  A trial perf_event_open() on
- * ourselves; without the privilege to try, assume it does. */
-static int check_event(const struct prov_env *env, const struct ast_pp *pp,
-		       const struct pprobe *pr, bool quiet)
-{
-	int err;
-
-	if (env->listing)
-		return 0;
-	err = perf_sampler_check(&pr->spec);
-	if (!err || err == -EACCES || err == -EPERM)
-		return 0;
-	if (quiet)
-		return -1;
-	if (pr->spec.type == PERF_TYPE_HARDWARE &&
-	    (err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV))
-		diag_error(env->diag, pp->loc, "this machine has no hardware "
-			   "performance counters (no 'cpu' PMU in "
-			   "/sys/bus/event_source/devices, as in most virtual "
-			   "machines): requires: perf hardware events");
-	else
-		diag_error(env->diag, pp->loc, "the kernel has no perf event of "
-			   "type %u config %llu: %s", pr->spec.type,
-			   (unsigned long long)pr->spec.config, strerror(-err));
-	return -1;
-}
-
-static void pprobe_free(struct pprobe *pr)
-{
-	if (!pr)
-		return;
-	free(pr->event);
-	free(pr->path);
-	free(pr->base);
-	free(pr->cache);
-	free(pr);
-}
-
-static int expand_profile(const struct prov_env *env, const struct ast_pp *pp,
-			  struct prov_list *out)
-{
-	struct pprobe *pr;
-	struct prov_probe *p;
-
-	if (pp->comps[1].arg || pp->ncomps > 3 ||
-	    (pp->ncomps == 3 && !prov_comp_is(pp, 2, "tick"))) {
-		diag_error(env->diag, pp->comps[pp->comps[1].arg ? 1 : 2].loc,
-			   "timer.profile takes no argument "
-			   "(timer.profile or timer.profile.tick)");
-		return -1;
-	}
-	pr = xcalloc(1, sizeof(*pr));
-	pr->profile = true;
-	pr->spec.type = PERF_TYPE_SOFTWARE;
-	pr->spec.config = PERF_COUNT_SW_CPU_CLOCK;
-	pr->spec.period = PROFILE_NS;
-	pr->event = xstrdup("software cpu_clock");
-	p = prov_probe_new(&prov_perf, pp->ncomps == 3 ? "timer.profile.tick" :
-			   "timer.profile", PROV_RUNNING);
-	p->data = pr;
-	prov_list_push(out, p);
-	return 1;
-}
-
-/*
- * perf.sw.NAME and perf.hw.NAME, NAME a wildcard too (perf.sw.*): one
- * probe per event; a wildcard leaves out the events this machine lacks.
- */
-static int expand_named(const struct prov_env *env, const struct ast_pp *pp,
-			struct prov_list *out)
-{
-	bool sw = prov_comp_is(pp, 1, "sw");
-	const struct evname *names = sw ? sw_events : hw_events, *ev;
-	const char *want = pp->ncomps >= 3 ? pp->comps[2].name : NULL;
-	bool wild = want && strpbrk(want, "*?[");
-	char text[PATH_MAX + 128], list[512];
-	struct prov_probe *p;
-	struct pprobe *pr;
-	int n = 0;
-
-	if (!want || pp->comps[2].arg ||
-	    (!wild && !find_name(names, want))) {
-		list_names(list, sizeof(list), names);
-		diag_error(env->diag, want ? pp->comps[2].loc : pp->loc,
-			   "unknown perf.%s event%s%s: one of %s", sw ? "sw" : "hw",
-			   want ? " " : "", want ? want : "", list);
-		return -1;
-	}
-	for (ev = names; ev->name; ev++) {
-		if (wild ? fnmatch(want, ev->name, 0) : strcmp(want, ev->name))
-			continue;
-		pr = xcalloc(1, sizeof(*pr));
-		pr->spec.type = sw ? PERF_TYPE_SOFTWARE : PERF_TYPE_HARDWARE;
-		pr->spec.config = ev->config;
-		snprintf(text, sizeof(text), "perf.%s.%s", sw ? "sw" : "hw", ev->name);
-		pr->event = xasprintf("%s %s", sw ? "software" : "hardware", ev->name);
-		if (parse_suffixes(env, pp, 3, pr, text, sizeof(text)) < 0) {
-			pprobe_free(pr);
-			return -1;
-		}
-		if (check_event(env, pp, pr, wild) < 0) {
-			pprobe_free(pr);
-			if (wild)
-				continue;
-			return -1;
-		}
-		p = prov_probe_new(&prov_perf, text, PROV_RUNNING);
-		p->data = pr;
-		prov_list_push(out, p);
-		n++;
-	}
-	if (!n && !env->listing && !pp->optional) {
-		diag_error(env->diag, pp->comps[2].loc, "no perf.%s event of this "
-			   "machine matches '%s'", sw ? "sw" : "hw", want);
-		return -1;
-	}
-	return n;
-}
-
-static int perf_expand(const struct prov_env *env, const struct ast_pp *pp,
-		       struct prov_list *out)
-{
-	struct pprobe *pr;
-	struct prov_probe *p;
-	char text[PATH_MAX + 128];
-	size_t i;
-	int64_t t, c;
-
-	if (pp->ncomps >= 2 && prov_comp_is(pp, 0, "timer") &&
-	    !pp->comps[0].arg && prov_comp_is(pp, 1, "profile"))
-		return expand_profile(env, pp, out);
-	if (!prov_comp_is(pp, 0, "perf") || pp->comps[0].arg)
-		return 0;
-	if (pp->ncomps < 2) {
-		diag_error(env->diag, pp->loc, "incomplete perf probe point: "
-			   "perf.sw.NAME, perf.hw.NAME or perf.type(T).config(C)");
-		return -1;
-	}
-	if (prov_comp_is(pp, 1, "sw") || prov_comp_is(pp, 1, "hw"))
-		return expand_named(env, pp, out);
-	pr = xcalloc(1, sizeof(*pr));
-	if (prov_comp_is(pp, 1, "type")) {
-		if (!prov_comp_num(pp, 1, &t) || t < 0 || t > UINT32_MAX) {
-			diag_error(env->diag, pp->comps[1].loc, "perf.type needs "
-				   "a perf_event type number: perf.type(1)");
-			goto fail;
-		}
-		if (pp->ncomps < 3 || !prov_comp_is(pp, 2, "config") ||
-		    !prov_comp_num(pp, 2, &c) || c < 0) {
-			diag_error(env->diag, pp->ncomps < 3 ? pp->comps[1].loc :
-				   pp->comps[2].loc, "perf.type(%lld) needs "
-				   ".config(C), a number", (long long)t);
-			goto fail;
-		}
-		pr->spec.type = (uint32_t)t;
-		pr->spec.config = (uint64_t)c;
-		snprintf(text, sizeof(text), "perf.type(%lld).config(%lld)",
-			 (long long)t, (long long)c);
-		pr->event = xasprintf("type %lld config %lld", (long long)t,
-				      (long long)c);
-		i = 3;
-	} else {
-		diag_error(env->diag, pp->comps[1].loc, "unknown perf probe "
-			   "point 'perf.%s': perf.sw.NAME, perf.hw.NAME or "
-			   "perf.type(T).config(C)", pp->comps[1].name);
-		goto fail;
-	}
-	if (parse_suffixes(env, pp, i, pr, text, sizeof(text)) < 0 ||
-	    check_event(env, pp, pr, false) < 0)
-		goto fail;
-	p = prov_probe_new(&prov_perf, text, PROV_RUNNING);
-	p->data = pr;
-	prov_list_push(out, p);
-	return 1;
-
-fail:
-	pprobe_free(pr);
-	return -1;
-}
-
+/* The sideband's data pages per CPU: a few records per exec. */
+#define SIDEBAND_PAGES	16
 /* The top of the user-space address range of x86-64 (47 bits). */
 #define USER_TOP (1ULL << 47)
 
@@ -436,6 +102,32 @@ static int perf_fetch(const struct prov_probe *p, void *evp, int idx,
 	return 0;
 }
 
+/*
+ * probefunc(): stap's usymname(uaddr()) for a sample in user mode, else
+ * symname(addr()): the function of the sampled instruction, through
+ * kallsyms or the process's maps (its first sample notes it); the
+ * address in hex when nothing names it.
+ */
+static const char *sampled_func(struct pprobe *pr, const struct perf_sample_head *h)
+{
+	struct symcache_sym s = { 0 };
+	struct symcache *c = pr->st ? pr->st->syms : NULL;
+	int err = -ENOENT;
+
+	if (!c && pr->st)
+		c = pr->st->syms = symcache_shared();
+	if (c && h->ip >= USER_TOP) {
+		err = symcache_kernel(c, h->ip, &s);
+	} else if (c && h->pid) {
+		symcache_note(c, (pid_t)h->pid);
+		err = symcache_user(c, (pid_t)h->pid, h->ip, 0, &s);
+	}
+	if (!err && s.name)
+		return s.name;
+	snprintf(pr->func, sizeof(pr->func), "0x%llx", (unsigned long long)h->ip);
+	return pr->func;
+}
+
 static int perf_context(const struct prov_probe *p, void *evp,
 			enum prov_ctx what, struct lang_val *out)
 {
@@ -475,7 +167,7 @@ static int perf_context(const struct prov_probe *p, void *evp,
 		out->s = comm ? comm : "";
 		return 0;
 	case PROV_CTX_PROBEFUNC:
-		out->s = "";
+		out->s = sampled_func(p->data, h);
 		return 0;
 	case PROV_CTX_IS_RETURN:
 		out->l = 0;
@@ -537,13 +229,6 @@ static void perf_free_probe(struct prov_probe *p)
 
 /* ---- running ------------------------------------------------------------- */
 
-struct pstate {
-	struct run *run;
-	struct pprobe **v;
-	size_t n;
-	int timer;		/* the drain timer's fd, -1: none */
-	bool reported;
-};
 
 /* Is process @pid (thread @tid) running pr->path?  Cached per process. */
 static bool path_match(struct pprobe *pr, pid_t pid, pid_t tid)
@@ -596,6 +281,8 @@ static void on_sample(const struct tk_event *ev, void *arg)
 		return;
 	if (pr->only_tid && (pid_t)h->tid != pr->only_tid)
 		return;
+	if (pr->st->sb)
+		perf_sideband_tell(pr->st->sb, ev->ts, pr->st->syms);
 	if (pr->path && !path_match(pr, (pid_t)h->pid, (pid_t)h->tid))
 		return;
 	if (!run_fire(pr->run, pr->p, (void *)ev))
@@ -609,6 +296,10 @@ static void drain_all(struct pstate *st)
 	for (i = 0; i < st->n; i++)
 		if (st->v[i]->smp)
 			perf_sampler_drain(st->v[i]->smp, on_sample, st->v[i]);
+	if (st->sb) {
+		perf_sideband_tell(st->sb, UINT64_MAX, st->syms);
+		symcache_sweep(st->syms);
+	}
 	run_flush(st->run);
 }
 
@@ -656,6 +347,7 @@ static int attach_one(struct pstate *st, struct prov_probe *p)
 
 	pr->run = st->run;
 	pr->p = p;
+	pr->st = st;
 	pr->stopped = false;
 	pr->only_tid = p->scope == PROV_SCOPE_TARGET_THREAD ? run_target(st->run) : 0;
 	if (pr->target || p->scope != PROV_SCOPE_ALL) {
@@ -688,6 +380,36 @@ static int attach_one(struct pstate *st, struct prov_probe *p)
 	return 0;
 }
 
+/*
+ * The sideband of every probe's samples: system-wide, or target()'s
+ * threads when each probe samples only those.  Without it (an old
+ * kernel) processes are named from /proc at their first sample.
+ */
+static void open_sideband(struct pstate *st, struct prov_probe *const *probes,
+			  size_t n)
+{
+	struct perf_scope scope = { 0 };
+	pid_t *tids = NULL;
+	size_t i;
+	int nt;
+
+	for (i = 0; i < n; i++) {
+		struct pprobe *pr = probes[i]->data;
+
+		if (!pr->target && probes[i]->scope == PROV_SCOPE_ALL)
+			break;
+	}
+	if (n && i == n && run_target(st->run) &&
+	    (nt = task_threads(run_target(st->run), &tids)) > 0) {
+		scope.tids = tids;
+		scope.ntids = nt;
+	}
+	st->sb = perf_sideband_open(scope.tids ? &scope : NULL, SIDEBAND_PAGES);
+	free(tids);
+	if (st->sb)
+		st->syms = symcache_shared();
+}
+
 static int prov_perf_attach(struct run *run, struct prov_probe *const *probes,
 			    size_t n, void **state)
 {
@@ -706,6 +428,11 @@ static int prov_perf_attach(struct run *run, struct prov_probe *const *probes,
 			drain_ms = STACK_DRAIN_MS;
 		if ((err = attach_one(st, probes[i])) < 0)
 			return err;
+	}
+	open_sideband(st, probes, n);
+	if (st->sb && perf_sideband_enable(st->sb) < 0) {
+		perf_sideband_free(st->sb);
+		st->sb = NULL;
 	}
 	st->timer = loop_timer(run_loop(run), drain_ms, drain_ms, on_ready, st);
 	if (st->timer < 0) {
@@ -738,6 +465,10 @@ static void report_lost(struct pstate *st)
 				 "were full", (unsigned long long)lost,
 				 st->v[i]->p->pp);
 	}
+	if (st->sb && perf_sideband_lost(st->sb))
+		run_warn(st->run, "%llu mapping records lost: stacks of processes "
+			 "that exited early may show bare addresses",
+			 (unsigned long long)perf_sideband_lost(st->sb));
 }
 
 static void prov_perf_phase(struct run *run, void *state, enum prov_phase ph)
@@ -750,6 +481,8 @@ static void prov_perf_phase(struct run *run, void *state, enum prov_phase ph)
 	for (i = 0; i < st->n; i++)
 		if (st->v[i]->smp)
 			perf_sampler_disable(st->v[i]->smp);
+	if (st->sb)
+		perf_sideband_disable(st->sb);
 	if (!run_exiting(run))
 		drain_all(st);
 	report_lost(st);
@@ -770,7 +503,10 @@ static void prov_perf_detach(struct run *run, void *state)
 	for (i = 0; i < st->n; i++) {
 		perf_sampler_free(st->v[i]->smp);
 		st->v[i]->smp = NULL;
+		st->v[i]->st = NULL;
 	}
+	perf_sideband_free(st->sb);
+	symcache_free(st->syms);
 	/* the timer's fd belongs to the loop, which closes it */
 	free(st->v);
 	free(st);

@@ -604,29 +604,6 @@ static void link_twins(struct prov_probe *const *probes, size_t n)
 	}
 }
 
-/*
- * A return probe that prints stacks is fed by perf samples, which are
- * not merged in time with its entry's records: its entry values would
- * pair with the wrong call, so the script is refused rather than wrong.
- */
-static int stacks_with_entries(struct run *run, struct prov_probe *const *probes,
-			       size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		const struct uprobe *d = probes[i]->data;
-
-		if (probes[i]->stacks && d->ret && (has_entry_vars(d) || d->ntwins)) {
-			run_error(run, "%s prints stacks and reads values from the "
-				  "function's entry ($param, @entry): not both in "
-				  "one return probe yet", probes[i]->pp);
-			return -EOPNOTSUPP;
-		}
-	}
-	return 0;
-}
-
 int uprobe_attach(struct run *run, struct prov_probe *const *probes, size_t n,
 		  void **state)
 {
@@ -638,8 +615,6 @@ int uprobe_attach(struct run *run, struct prov_probe *const *probes, size_t n,
 	*state = all;
 	link_twins(probes, n);
 	count_or_record(probes, n);
-	if ((err = stacks_with_entries(run, probes, n)) < 0)
-		return err;
 	for (k = 0; k < 3; k++)
 		if ((err = sess_attach(all, probes, n, (enum prov_scope)k, refs)) < 0)
 			return err;

@@ -287,6 +287,10 @@ load helpers
 	golden stack_none
 }
 
+@test "stack_callers" {
+	golden stack_callers
+}
+
 @test "string_funcs" {
 	golden string_funcs
 }

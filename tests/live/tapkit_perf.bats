@@ -213,3 +213,89 @@ probe end { printf("--\n"); foreach (k in s- limit 1) print_ustack(k); printf("s
 	[ "$status" -eq 0 ] || { show_run; false; }
 	[[ "$output" == *"mechanism: perf_event sampling of software cpu_clock 99 times a second on every CPU, with kernel and user callchains"* ]] || { show_run; false; }
 }
+
+@test "tapkit perf: probefunc() and the stacks of programs that exit within a few milliseconds" {
+	local prog=$TAPKIT_TOP/build/tests/helpers/spinstack
+	# three runs of 3 ms of CPU each, sampled every 0.25 ms; each is gone
+	# before the samples are read: their maps come from the perf sideband
+	run_pid tapkit -c "sh -c '$prog 3; $prog 3; $prog 3'" -e 'global f, shown
+probe perf.sw.cpu_clock.sample(250000) { if (execname() == "spinstack") {
+	f[pid(), probefunc()]++
+	if (probefunc() == "spin_inner" && !shown[pid()]) { shown[pid()] = 1; printf("pid %d\n", pid()); print_ubacktrace() } } }
+probe end { foreach ([p, fn] in f) if (fn == "spin_inner") printf("%d %s\n", p, fn) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	local pids pid
+	pids=$(sed -n 's/^pid //p' <<<"$output" | sort -u)
+	[ "$(wc -l <<<"$pids")" = 3 ] || { show_run; false; }
+	for pid in $pids; do
+		[ ! -e "/proc/$pid" ]
+		[[ "$output" == *$'\n'"$pid spin_inner"* ]] || { show_run; false; }
+		[ "$(sed -n "/^pid $pid\$/,/^pid /p" <<<"$output" | stack_names | head -4 | tr '\n' ' ')" = \
+			"spin_inner spin_middle spin_outer main " ] || { show_run; false; }
+	done
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit perf: probefunc() of a kernel sample is its kernel function, ppfunc() is empty" {
+	[ "$(awk '$2 == "T" { print $1; exit }' /proc/kallsyms)" != 0000000000000000 ] ||
+		skip "requires: kernel addresses in /proc/kallsyms (kptr_restrict)"
+	# dd copies /dev/zero in the kernel: most of its samples are there
+	run_pid tapkit -c "dd if=/dev/zero of=/dev/null bs=1M count=300 status=none" -e 'global k, u, pf
+probe perf.sw.cpu_clock.sample(1000000).process { if (addr() >= 0xffff800000000000) { k[probefunc()]++; if (symname(addr()) != probefunc()) u++ } pf .= ppfunc() }
+probe end { foreach (f in k- limit 1) printf("%s\n", f); printf("mismatch=%d ppfunc=[%s]\n", u, pf) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "${lines[-1]}" = "mismatch=0 ppfunc=[]" ] || { show_run; false; }
+	# the commonest kernel function is a symbol of kallsyms
+	local top=${lines[-2]}
+	[[ "$top" =~ ^[A-Za-z_][A-Za-z0-9_.]*$ ]] || { show_run; false; }
+	awk -v s="$top" '$3 == s { f = 1 } END { exit !f }' /proc/kallsyms || { show_run; false; }
+}
+
+@test "tapkit perf: perf.hw_cache.CACHE.OP.RESULT points, their encoding, and the missing PMU" {
+	# -L lists stap's cartesian product, with the rate suffix
+	run tapkit -l 'perf.hw_cache.*.*.*'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "${#lines[@]}" -eq 36 ] || { show_run; false; }
+	run tapkit -L 'perf.hw_cache.l1d.*.miss.hz(99)'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$output" = "perf.hw_cache.l1d.prefetch.miss.hz(99)
+perf.hw_cache.l1d.read.miss.hz(99)
+perf.hw_cache.l1d.write.miss.hz(99)" ] || { show_run; false; }
+	# names that are not stap's: located errors
+	run --separate-stderr tapkit -p2 -e 'probe perf.hw_cache.l2.read.miss { }'
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[ "$stderr" = "<input>:1:21: error: unknown perf.hw_cache cache l2: perf.hw_cache.CACHE.OP.RESULT, the cache one of l1d, l1i, ll, dtlb, itlb, bpu
+probe perf.hw_cache.l2.read.miss { }
+                    ^" ] || { show_run; false; }
+	run --separate-stderr tapkit -p2 -e 'probe perf.hw_cache.l1d.read { }'
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[[ "$stderr" == "<input>:1:7: error: incomplete perf.hw_cache result: perf.hw_cache.CACHE.OP.RESULT, the result one of access, miss"* ]] || { show_run; false; }
+	if [ -d /sys/bus/event_source/devices/cpu ] ||
+	   [ -d /sys/bus/event_source/devices/cpu_core ]; then
+		# type 3, config L1D | READ << 8 | ACCESS << 16 = 0
+		run tapkit -p2 -e 'probe perf.hw_cache.l1d.read.access.sample(10000) { }'
+		[ "$status" -eq 0 ] || { show_run; false; }
+		[[ "$output" == *"perf_event sampling of hardware cache l1d.read.access every 10000 events"* ]] || { show_run; false; }
+		run tapkit -p3 -e 'probe perf.hw_cache.ll.write.miss.sample(10000) { }'
+		[[ "$output" == *"type 3 config 65794 sample_period 10000"* ]] || { show_run; false; }
+	else
+		# the encoding is named in the error: LL (2) | WRITE (1) << 8 |
+		# MISS (1) << 16; BPU (5) | READ (0) | ACCESS (0)
+		run_pid tapkit -e 'probe begin { exit() }
+probe perf.hw_cache.ll.write.miss.sample(1000) { next }'
+		[ "$status" -eq 1 ] || { show_run; false; }
+		[ "$output" = "" ] || { show_run; false; }
+		[ "${stderr%%$'\n'*}" = "<input>:2:7: error: this machine has no hardware performance counters (no 'cpu' PMU in /sys/bus/event_source/devices, as in most virtual machines) for hardware cache ll.write.miss (type 3 config 0x10102): requires: perf hardware events" ] || { show_run; false; }
+		assert_clean "$RUN_PID"
+		run --separate-stderr tapkit -p2 -e 'probe perf.hw_cache.bpu.read.access.hz(99).process("/bin/true") { }'
+		[ "$status" -eq 1 ] || { show_run; false; }
+		[[ "$stderr" == *"for hardware cache bpu.read.access (type 3 config 0x5): requires: perf hardware events"* ]] || { show_run; false; }
+		# a wildcard leaves out what the machine lacks: here everything
+		run --separate-stderr tapkit -p2 -e 'probe perf.hw_cache.*.read.miss { }'
+		[ "$status" -eq 1 ] || { show_run; false; }
+		[[ "$stderr" == "<input>:1:7: error: no perf.hw_cache event of this machine matches"*"requires: perf hardware events"* ]] || { show_run; false; }
+		# and an optional one is no error
+		run --separate-stderr tapkit -p2 -e 'probe perf.hw_cache.*.*.* ?, begin { }'
+		[ "$status" -eq 0 ] || { show_run; false; }
+	fi
+}

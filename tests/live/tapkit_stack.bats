@@ -167,3 +167,77 @@ probe end { printf(\"%d %d\\n\", n, m) }"
 	[ "$output" = "1 1" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
 }
+
+@test "print_ubacktrace names the functions of processes that exit at once" {
+	# each stackprog makes its one system call as it starts and exits at
+	# once, before the samples are read (every 10 ms): its maps come from
+	# the perf sideband, not from /proc
+	run_pid tapkit -c "sh -c '$PROG main 0; $PROG main 0; $PROG main 0'" -e "
+global n
+probe $GETPPID { if (execname() == \"stackprog\") { n++; printf(\"pid %d\\n\", pid()); print_ubacktrace() } }
+probe end { printf(\"n=%d\\n\", n) }"
+	[ "$status" = 0 ] || { show_run; false; }
+	[ "${lines[-1]}" = "n=3" ] || { show_run; false; }
+	# three processes, each gone, each stack named c b a main
+	local pids pid
+	pids=$(sed -n 's/^pid //p' <<<"$output" | sort -u)
+	[ "$(wc -l <<<"$pids")" = 3 ] || { show_run; false; }
+	for pid in $pids; do
+		[ ! -e "/proc/$pid" ]
+		sed -n "/^pid $pid\$/,/^pid /p" <<<"$output" |
+			sed -n 's/^ 0x[0-9a-f]* : \([^+]*\)+0x[0-9a-f]*\/0x[0-9a-f]* \[\(.*\)\]$/\1 \2/p' |
+			head -4 | diff - <(printf '%s %s\n' c "$PROG" b "$PROG" a "$PROG" main "$PROG") ||
+			{ show_run; false; }
+	done
+	assert_clean "$RUN_PID"
+}
+
+@test "callers(n) and ucallers(n) are the first n+1 addresses of backtrace() and ubacktrace()" {
+	run_pid tapkit -c "$PROG main" -e "probe $GETPPID { if (pid() == target()) {
+	printf(\"%s|%s|%s\\n\", ucallers(0), ucallers(2), ucallers(-1))
+	printf(\"%s\\n\", ubacktrace())
+	printf(\"%s|%s\\n\", callers(-1), ucallers(-7))
+	exit() } }"
+	[ "$status" = 0 ] || { show_run; false; }
+	local bt=${lines[1]} w
+	read -r -a w <<<"$bt"
+	(( ${#w[@]} >= 5 )) || { show_run; false; }
+	[ "${lines[0]}" = "${w[0]}|${w[0]} ${w[1]} ${w[2]}|$bt" ] || { show_run; false; }
+	# the syscall tracepoint's stack has no kernel part; n < -1 asks for none
+	[ "${lines[2]}" = "|" ] || { show_run; false; }
+}
+
+@test "ucallers(n) deeper than the stack is a located run-time error; a long one stops at a whole address" {
+	run_pid tapkit -c "$PROG main" -e "probe $GETPPID { if (pid() == target()) { println(ucallers(40)) } }"
+	[ "$status" = 1 ] || { show_run; false; }
+	[[ "$stderr" == *"ERROR: cannot unwind the user stack to depth 40 ("*" frames at $GETPPID) near identifier 'ucallers' at <input>:1:"* ]] || { show_run; false; }
+	assert_clean "$RUN_PID"
+	# 32 bytes: two 14-character addresses and the space between them fit
+	run_pid tapkit -D MAXSTRINGLEN=32 -c "$PROG main" -e "probe $GETPPID { if (pid() == target()) { println(ucallers(-1)); exit() } }"
+	[ "$status" = 0 ] || { show_run; false; }
+	[[ "$output" =~ ^0x[0-9a-f]{12}\ 0x[0-9a-f]{12}$ ]] || { show_run; false; }
+}
+
+@test "a .return probe that prints stacks also reads \$param and @entry() of its own call" {
+	local pt=$HELPERS/ptarget-O0
+	[ -x "$pt" ] || skip "requires: $pt (make tests-build)"
+	# four calls in a row, faster than the samples are read: each return
+	# pairs with its own entry (calc(x) returns x * 100 + 11 or + 7)
+	run_pid tapkit -c "$pt 4 0" -e 'probe process(@1).function("calc").return {
+	printf("%d %d %d %s\n", $x, @entry($x + 1), $return, usymname(strtol(tokenize(ubacktrace(), " "), 16))) }' "$pt"
+	[ "$status" = 0 ] || { show_run; false; }
+	[ "$(grep -v '^sum ' <<<"$output")" = "0 1 11 main
+1 2 107 main
+2 3 211 main
+3 4 307 main" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+	# recursion: each return's stack has one fact frame per outer call
+	run_pid tapkit -c "$pt 1 0" -e 'probe process(@1).function("fact").return {
+	n = 0; s = ubacktrace(); while ((t = tokenize(s, " ")) != "") { s = ""; if (usymname(strtol(t, 16)) == "fact") n++ }
+	printf("%d %d %d\n", $k, $return, n) }' "$pt"
+	[ "$status" = 0 ] || { show_run; false; }
+	[ "$(grep -v '^sum ' <<<"$output")" = "1 1 3
+2 2 2
+3 6 1
+4 24 0" ] || { show_run; false; }
+}

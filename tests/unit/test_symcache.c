@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "common/symcache.h"
@@ -322,8 +323,83 @@ UNIT_TEST(maps_told_for_a_process_never_noted)
 	CHECK_INT(symcache_user(c, fake, 0x1010, 0, &s), 0);
 	CHECK(s.name == NULL);
 	CHECK_STR(s.module, "/nonexistent/x.so");
-	CHECK_INT(symcache_note(c, fake), -ESRCH);
+	/* gone: what was told stays, and /proc is not read again */
+	CHECK_INT(symcache_note(c, fake), 0);
+	CHECK_INT(symcache_user(c, fake, p.c + 7, 0, &s), 0);
+	CHECK_STR(s.name, "c");
 	symcache_free(c);
+}
+
+/*
+ * What a perf sideband tells, in record order: a program's mapping (by the
+ * kernel's device and inode), a fork that copies it, an exec that forgets
+ * it, an exit; a record older than the last one told is ignored; an
+ * exited process nobody noted is freed at the second sweep.
+ */
+UNIT_TEST(sideband_fork_exec_exit_and_sweep)
+{
+	struct symcache *c = symcache_new(), *sh1, *sh2;
+	struct symcache_mapping m = { 0 };
+	struct symcache_sym s;
+	unsigned long lo, hi, pg;
+	pid_t a = 4194001, b = 4194002, d = 4194003;
+	struct prog p = { 0 };
+	struct stat st;
+
+	if (start(&p, "stackprog"))
+		SKIP("requires: " HELPERS "stackprog (make tests-build)");
+	CHECK_INT(exec_map(p.pid, p.path, &lo, &hi, &pg), 0);
+	CHECK_INT(stat(p.path, &st), 0);
+	m.start = lo;
+	m.len = hi - lo;
+	m.pgoff = pg;
+	m.dev = st.st_dev;
+	m.ino = st.st_ino;
+	m.path = p.path;
+	CHECK_INT(symcache_task(c, 100, SYMCACHE_EXEC, a, 0), 0);
+	CHECK_INT(symcache_mmap(c, 101, a, &m), 0);
+	finish(&p);
+	/* the same file again, by the kernel's identity: not opened (it is
+	 * removed by now), and " (deleted)" is not part of the name */
+	CHECK_INT(symcache_task(c, 102, SYMCACHE_FORK, b, a), 0);
+	CHECK_INT(symcache_user(c, b, p.c + 3, 0, &s), 0);
+	CHECK_STR(s.name, "c");
+	CHECK_INT(symcache_task(c, 103, SYMCACHE_EXEC, d, 0), 0);
+	{
+		char del[200];
+
+		snprintf(del, sizeof(del), "%s (deleted)", p.path);
+		m.path = del;
+		CHECK_INT(symcache_mmap(c, 104, d, &m), 0);
+		CHECK_INT(symcache_user(c, d, p.b + 2, 0, &s), 0);
+		CHECK_STR(s.name, "b");
+		CHECK_STR(s.module, p.path);
+	}
+	/* an exec forgets a's maps; a record of a older than that is not told */
+	CHECK_INT(symcache_task(c, 110, SYMCACHE_EXEC, a, 0), 0);
+	m.path = p.path;
+	CHECK_INT(symcache_mmap(c, 105, a, &m), 0);
+	CHECK_INT(symcache_note(c, a), -ESRCH);	/* gone, nothing known */
+	/* exits: b was noted (a stack of it was named), d was not */
+	CHECK_INT(symcache_note(c, b), 0);
+	CHECK_INT(symcache_task(c, 120, SYMCACHE_EXIT, b, 0), 0);
+	CHECK_INT(symcache_task(c, 121, SYMCACHE_EXIT, d, 0), 0);
+	symcache_sweep(c);
+	CHECK_INT(symcache_user(c, d, p.b + 2, 0, &s), 0);	/* not yet */
+	symcache_sweep(c);
+	CHECK_INT(symcache_user(c, b, p.c + 3, 0, &s), 0);
+	CHECK_STR(s.name, "c");
+	/* d is gone: its address is named only through another process */
+	CHECK_INT(symcache_user(c, d, p.b + 2, 0, &s), 0);
+	CHECK_STR(s.name, "b");
+	CHECK_INT(symcache_task(c, 0, SYMCACHE_EXIT, 0, 0), -EINVAL);
+	symcache_free(c);
+	/* the shared cache: one object while referenced */
+	sh1 = symcache_shared();
+	sh2 = symcache_shared();
+	CHECK(sh1 == sh2);
+	symcache_free(sh1);
+	symcache_free(sh2);
 }
 
 UNIT_TEST(gone_process)

@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The perf sideband of the samplers (perf_sideband.h).
+ *
+ * Why.  A sampled user stack is named through the maps of its process.
+ * Read from /proc/PID/maps when its first sample is handled, they are
+ * gone for a process that exited in between (samples are read every few
+ * milliseconds, a short command lives less).  The kernel tells the maps as
+ * they are made instead: PERF_RECORD_MMAP2 for each executable mapping
+ * (with the file's device and inode), PERF_RECORD_COMM flagged as an exec
+ * when a process starts a new program, PERF_RECORD_FORK and _EXIT.  perf
+ * record keeps them in its data file for perf report; here they are told
+ * to the run's symbol cache (common/symcache.h) as the samples are read.
+ *
+ * How.  A dummy software event (it never samples) per online CPU, or per
+ * (thread, CPU) of a scope with inherit and one ring per CPU as the
+ * samplers do (perf_sampler.c), with mmap, mmap2, comm, comm_exec and
+ * task set, and sample_id_all so that every record ends with the task,
+ * the time (CLOCK_MONOTONIC, the samplers' clock) and the CPU.  The
+ * rings are never polled: the owner of the samples calls
+ * perf_sideband_tell() with each sample's time before handling it, which
+ * tells the records made up to then, oldest first across the rings; so
+ * an exec, the new program's mappings and a sample taken after them
+ * reach the cache in that order.
+ *
+ * Cost.  Only executable mappings are recorded (mmap_data is off): a few
+ * records per exec.  A file is opened once, at its first mapping (the
+ * cache keeps it by the kernel's device and inode); a process that exits
+ * unsampled is dropped by symcache_sweep().
+ */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "common/symcache.h"
+#include "tracefs/internal.h"
+#include "tracefs/perf_sideband.h"
+
+#define MAX_RECORD	65536	/* perf_event_header.size is a u16 */
+#define ID_SIZE		24	/* sample_id: pid, tid, time, cpu, res */
+#define MMAP2_NAME	72	/* the file name's offset in an MMAP2 record */
+
+struct sb_ring {
+	int fd;
+	struct perf_event_mmap_page *meta;
+	unsigned char *data;
+	uint64_t size;		/* data bytes, a power of two */
+	size_t map_len;
+	uint64_t tail;
+	/* the next record, while it waits to be told */
+	const unsigned char *next;
+	unsigned int next_size;
+	uint64_t next_ts;
+	unsigned char *scratch;	/* a record that wraps, copied whole */
+};
+
+struct perf_sideband {
+	struct fdset fds;
+	struct sb_ring *rings;
+	int nrings;
+	uint64_t lost;
+};
+
+static int ring_map(struct sb_ring *r, int fd, unsigned int pages)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	void *p;
+
+	r->fd = fd;
+	r->size = (uint64_t)pages * psz;
+	r->map_len = (size_t)(pages + 1) * psz;
+	p = mmap(NULL, r->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	r->meta = p;
+	r->data = (unsigned char *)p + psz;
+	return 0;
+}
+
+struct perf_sideband *perf_sideband_open(const struct perf_scope *scope,
+					 unsigned int pages)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_DUMMY,
+		.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU,
+		.disabled = 1,
+		.mmap = 1,
+		.mmap2 = 1,
+		.comm = 1,
+		.comm_exec = 1,
+		.task = 1,
+		.sample_id_all = 1,
+		.use_clockid = 1,
+		.clockid = CLOCK_MONOTONIC,
+		.watermark = 1,
+	};
+	bool threads = scope && scope->tids;
+	struct perf_sideband *sb;
+	int *cpus = NULL, ncpus, c, t, err;
+
+	if (!perf_scope_valid(scope) || !pages || (pages & (pages - 1))) {
+		errno = EINVAL;
+		return NULL;
+	}
+	attr.wakeup_watermark = pages * sysconf(_SC_PAGESIZE) / 2;
+	if (threads) {
+		attr.inherit = 1;
+		attr.inherit_thread = !scope->tree;
+	}
+	ncpus = online_cpus(&cpus);
+	if (ncpus < 0) {
+		errno = -ncpus;
+		return NULL;
+	}
+	sb = xcalloc(1, sizeof(*sb));
+	sb->rings = xcalloc(ncpus, sizeof(*sb->rings));
+	for (c = 0; c < ncpus; c++) {
+		struct sb_ring *r = &sb->rings[sb->nrings];
+		int nt = threads ? scope->ntids : 1;
+		bool mapped = false;
+
+		for (t = 0; t < nt; t++) {
+			int fd = perf_open_event(&attr, threads ? scope->tids[t] : -1,
+						 cpus[c], -1);
+
+			if (fd == -ESRCH && threads)
+				continue;	/* exited meanwhile */
+			if (fd < 0) {
+				err = fd;
+				goto fail;
+			}
+			fdset_add(&sb->fds, fd);
+			if (!mapped) {
+				err = ring_map(r, fd, pages);
+				if (err)
+					goto fail;
+				sb->nrings++;
+				mapped = true;
+			} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->fd) < 0) {
+				err = -errno;
+				goto fail;
+			}
+		}
+	}
+	free(cpus);
+	if (!sb->nrings) {
+		perf_sideband_free(sb);
+		errno = ESRCH;
+		return NULL;
+	}
+	return sb;
+
+fail:
+	free(cpus);
+	perf_sideband_free(sb);
+	errno = -err;
+	return NULL;
+}
+
+int perf_sideband_enable(struct perf_sideband *sb)
+{
+	return fdset_ioctl(&sb->fds, PERF_EVENT_IOC_ENABLE);
+}
+
+int perf_sideband_disable(struct perf_sideband *sb)
+{
+	return fdset_ioctl(&sb->fds, PERF_EVENT_IOC_DISABLE);
+}
+
+static void ring_release(struct sb_ring *r)
+{
+	__atomic_store_n(&r->meta->data_tail, r->tail, __ATOMIC_RELEASE);
+}
+
+/* Make r->next the ring's next record; false when it has none. */
+static bool ring_peek(struct sb_ring *r)
+{
+	uint64_t head, off, mask = r->size - 1;
+	const unsigned char *rec;
+	struct perf_event_header h;
+
+	if (r->next)
+		return true;
+	head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
+	if (r->tail >= head)
+		return false;
+	off = r->tail & mask;
+	rec = r->data + off;
+	memcpy(&h, rec, sizeof(h));
+	if (h.size < sizeof(h) || h.size > head - r->tail) {
+		r->tail = head;		/* cannot happen: resync */
+		ring_release(r);
+		return false;
+	}
+	if (off + h.size > r->size) {
+		uint64_t first = r->size - off;
+
+		if (!r->scratch)
+			r->scratch = xmalloc(MAX_RECORD);
+		memcpy(r->scratch, rec, first);
+		memcpy(r->scratch + first, r->data, h.size - first);
+		rec = r->scratch;
+	}
+	r->next = rec;
+	r->next_size = h.size;
+	r->next_ts = 0;
+	if (h.size >= sizeof(h) + ID_SIZE)
+		memcpy(&r->next_ts, rec + h.size - ID_SIZE + 8, 8);
+	return true;
+}
+
+/* Tell @c the record at @rec (@size bytes, made at @ts). */
+static void tell(struct perf_sideband *sb, const unsigned char *rec,
+		 unsigned int size, uint64_t ts, struct symcache *c)
+{
+	struct perf_event_header h;
+	uint32_t u[4];
+
+	memcpy(&h, rec, sizeof(h));
+	if (size < sizeof(h) + 16 + ID_SIZE && h.type != PERF_RECORD_COMM)
+		return;
+	switch (h.type) {
+	case PERF_RECORD_MMAP2: {
+		struct symcache_mapping m = { 0 };
+		uint64_t v[3];
+		char path[4096];
+		size_t n;
+
+		if (size < MMAP2_NAME + ID_SIZE + 1)
+			return;
+		memcpy(u, rec + 8, 8);			/* pid, tid */
+		memcpy(v, rec + 16, 24);		/* addr, len, pgoff */
+		m.start = v[0];
+		m.len = v[1];
+		m.pgoff = v[2];
+		if (!(h.misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
+			memcpy(&u[2], rec + 40, 8);	/* maj, min */
+			memcpy(&m.ino, rec + 48, 8);
+			m.dev = makedev(u[2], u[3]);
+		}
+		n = size - MMAP2_NAME - ID_SIZE;
+		if (n >= sizeof(path))
+			n = sizeof(path) - 1;
+		memcpy(path, rec + MMAP2_NAME, n);
+		path[n] = '\0';
+		m.path = path;
+		symcache_mmap(c, ts, (pid_t)u[0], &m);
+		return;
+	}
+	case PERF_RECORD_COMM:
+		if (size >= sizeof(h) + 8 && (h.misc & PERF_RECORD_MISC_COMM_EXEC)) {
+			memcpy(u, rec + 8, 8);		/* pid, tid */
+			symcache_task(c, ts, SYMCACHE_EXEC, (pid_t)u[0], 0);
+		}
+		return;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		memcpy(u, rec + 8, 16);			/* pid, ppid, tid, ptid */
+		if (h.type == PERF_RECORD_FORK && u[0] != u[1])
+			symcache_task(c, ts, SYMCACHE_FORK, (pid_t)u[0], (pid_t)u[1]);
+		else if (h.type == PERF_RECORD_EXIT && u[0] == u[2])
+			symcache_task(c, ts, SYMCACHE_EXIT, (pid_t)u[0], 0);
+		return;
+	case PERF_RECORD_LOST: {
+		uint64_t lost;
+
+		memcpy(&lost, rec + 16, 8);		/* id, lost */
+		sb->lost += lost;
+		return;
+	}
+	default:
+		return;
+	}
+}
+
+int perf_sideband_tell(struct perf_sideband *sb, uint64_t ts,
+		       struct symcache *c)
+{
+	int i, told = 0;
+
+	for (;;) {
+		struct sb_ring *best = NULL;
+
+		for (i = 0; i < sb->nrings; i++) {
+			struct sb_ring *r = &sb->rings[i];
+
+			if (ring_peek(r) && r->next_ts <= ts &&
+			    (!best || r->next_ts < best->next_ts))
+				best = r;
+		}
+		if (!best)
+			return told;
+		tell(sb, best->next, best->next_size, best->next_ts, c);
+		best->tail += best->next_size;
+		best->next = NULL;
+		ring_release(best);
+		told++;
+	}
+}
+
+uint64_t perf_sideband_lost(const struct perf_sideband *sb)
+{
+	return sb->lost;
+}
+
+void perf_sideband_free(struct perf_sideband *sb)
+{
+	int i;
+
+	if (!sb)
+		return;
+	for (i = 0; i < sb->nrings; i++) {
+		if (sb->rings[i].meta)
+			munmap(sb->rings[i].meta, sb->rings[i].map_len);
+		free(sb->rings[i].scratch);
+	}
+	fdset_close(&sb->fds);
+	free(sb->rings);
+	free(sb);
+}
