@@ -173,6 +173,21 @@ require_eprobes() {
 	skip "requires: event probes (eprobes)"
 }
 
+# require_kprobe_events: kprobes in this kernel (under the VM they must be)
+require_kprobe_events() {
+	if [ ! -e "$TRACEFS/kprobe_events" ] && [ -n "${TAPKIT_VM:-}" ]; then
+		echo "# TAPKIT_VM is set but this kernel has no kprobe_events" >&2
+		return 1
+	fi
+	require_tracefs_file kprobe_events
+}
+
+# require_kprobes: kprobes and the kernel's BTF
+require_kprobes() {
+	require_kprobe_events || return 1
+	[ -r /sys/kernel/btf/vmlinux ] || skip "requires: /sys/kernel/btf/vmlinux (CONFIG_DEBUG_INFO_BTF)"
+}
+
 # A workload held until a byte arrives on its fifo: $WL_PID, release_workload
 start_held() {
 	local fifo=$BATS_TEST_TMPDIR/fifo.$RANDOM

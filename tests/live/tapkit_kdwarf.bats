@@ -38,11 +38,7 @@ debug_vmlinux() {
 }
 
 require_kdwarf() {
-	if [ ! -e "$TRACEFS/kprobe_events" ] && [ -n "${TAPKIT_VM:-}" ]; then
-		echo "# TAPKIT_VM is set but this kernel has no kprobe_events" >&2
-		return 1
-	fi
-	require_tracefs_file kprobe_events
+	require_kprobe_events || return 1
 	if [ -z "$(debug_vmlinux)" ]; then
 		if [ -n "${TAPKIT_VM:-}" ]; then
 			echo "# TAPKIT_VM is set but the guest has no /usr/lib/debug/boot/vmlinux-$(uname -r)" >&2
@@ -50,12 +46,6 @@ require_kdwarf() {
 		fi
 		skip "requires: the kernel's DWARF (linux-image-$(uname -r)-dbg)"
 	fi
-}
-
-# No group or instance named for @1 (a PID) anywhere.
-no_leftovers() {
-	! ls "$TRACEFS/instances" | grep -q "^tapkit_$1_" &&
-	! grep -qs "tapkit_$1_" "$TRACEFS/dynamic_events" "$TRACEFS/kprobe_events"
 }
 
 # The -L lines of do_sys_openat2's statements, from its declaration on.
@@ -81,17 +71,17 @@ tmp_line() {
 	[[ "${stderr_lines[0]}" == "<input>:1:7: error: kernel.function(\"do_sys_openat2@fs/open.c\"): the kernel's DWARF debug info is not installed (looked for /usr/lib/debug/boot/vmlinux-$(uname -r), "*"; $want or your distribution's kernel debug package)" ]] ||
 		{ echo "$stderr" >&2; false; }
 	[ -z "$output" ]
-	no_leftovers "$RUN_PID"
+	assert_clean "$RUN_PID"
 	run_pid tapkit -e 'probe kernel.statement("do_sys_openat2@fs/open.c:1320") { print(1) }'
 	[ "$status" -eq 1 ]
 	[[ "${stderr_lines[0]}" == "<input>:1:7: error: kernel.statement(\"do_sys_openat2@fs/open.c:1320\"): the kernel's DWARF"*"$want"* ]] ||
 		{ echo "$stderr" >&2; false; }
-	no_leftovers "$RUN_PID"
+	assert_clean "$RUN_PID"
 	run_pid tapkit -e 'probe kernel.function("getname@fs/namei.c").inline { print(1) }'
 	[ "$status" -eq 1 ]
 	[[ "${stderr_lines[0]}" == "<input>:1:7: error: kernel.function(\"getname@fs/namei.c\"): the kernel's DWARF"*"$want"* ]] ||
 		{ echo "$stderr" >&2; false; }
-	no_leftovers "$RUN_PID"
+	assert_clean "$RUN_PID"
 }
 
 @test "tapkit kdwarf: kernel.function(\"f@file\") with DWARF parameters, and -L with the declaring line" {
@@ -192,7 +182,7 @@ probe end { printf("hits %d\n", n) }'
 	[ "$status" -eq 1 ]
 	[ "${stderr_lines[0]}" = '<input>:1:7: error: kernel.function("vfs_read").inline needs a source file: "vfs_read@FILE" (the file the instances are in), or "vfs_read@*" to read all of the kernel'"'"'s DWARF' ] ||
 		{ echo "$stderr" >&2; false; }
-	no_leftovers "$RUN_PID"
+	assert_clean "$RUN_PID"
 }
 
 @test "tapkit kdwarf: a line without code and a local optimized away are located errors, nothing left" {
@@ -201,12 +191,12 @@ probe end { printf("hits %d\n", n) }'
 	[ "$status" -eq 1 ]
 	[[ "${stderr_lines[0]}" == '<input>:1:7: error: kernel.statement("do_sys_openat2@fs/open.c:1"): no code at do_sys_openat2@fs/open.c:1 (nearest line'* ]] ||
 		{ echo "$stderr" >&2; false; }
-	no_leftovers "$RUN_PID"
+	assert_clean "$RUN_PID"
 	run_pid tapkit -e 'probe kernel.function("do_sys_openat2@fs/open.c") { print($tmp) }'
 	[ "$status" -eq 1 ]
 	[[ "${stderr_lines[0]}" == "<input>:1:59: error: 'tmp' is optimized out at 0x"* ]] ||
 		{ echo "$stderr" >&2; false; }
-	no_leftovers "$RUN_PID"
+	assert_clean "$RUN_PID"
 }
 
 @test "tapkit kdwarf: a blacklisted or notrace function is refused with the reason, nothing left" {
@@ -215,10 +205,10 @@ probe end { printf("hits %d\n", n) }'
 	[ "$status" -eq 1 ]
 	[[ "${stderr_lines[0]}" == '<input>:1:7: error: kernel.function("notify_die@kernel/notifier.c"): notify_die@kernel/notifier.c:'[0-9]*": 'notify_die' is on the kernel's kprobe blacklist" ]] ||
 		{ echo "$stderr" >&2; false; }
-	no_leftovers "$RUN_PID"
+	assert_clean "$RUN_PID"
 	run_pid tapkit -e 'probe kernel.function("sched_clock_cpu@kernel/sched/clock.c").call { print(1) }'
 	[ "$status" -eq 1 ]
 	[[ "${stderr_lines[0]}" == '<input>:1:7: error: kernel.function("sched_clock_cpu@kernel/sched/clock.c"): sched_clock_cpu@kernel/sched/clock.c:'[0-9]*": 'sched_clock_cpu' is notrace (not in available_filter_functions): kprobe events cannot go there" ]] ||
 		{ echo "$stderr" >&2; false; }
-	no_leftovers "$RUN_PID"
+	assert_clean "$RUN_PID"
 }

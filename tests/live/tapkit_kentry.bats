@@ -21,23 +21,12 @@ teardown() {
 	stop_leftover_tool
 }
 
-require_kprobes() {
-	if [ ! -e "$TRACEFS/kprobe_events" ] && [ -n "${TAPKIT_VM:-}" ]; then
-		echo "# TAPKIT_VM is set but this kernel has no kprobe_events" >&2
-		return 1
-	fi
-	require_tracefs_file kprobe_events
-	[ -r /sys/kernel/btf/vmlinux ] || skip "requires: /sys/kernel/btf/vmlinux (CONFIG_DEBUG_INFO_BTF)"
+require_epnest() {
+	require_kprobes
 	if ! grep -q " [tT] $FN\$" /proc/kallsyms; then
 		[ -z "${TAPKIT_VM:-}" ] || { echo "# TAPKIT_VM is set but the kernel has no $FN" >&2; return 1; }
 		skip "requires: $FN in the kernel (epoll's recursive loop check)"
 	fi
-}
-
-# No group or instance named for @1 (a PID) anywhere.
-no_leftovers() {
-	! ls "$TRACEFS/instances" | grep -q "^tapkit_$1_" &&
-	! grep -qs "tapkit_$1_" "$TRACEFS/dynamic_events" "$TRACEFS/kprobe_events"
 }
 
 # The returns of epnest 4, innermost first within each add: "DEPTH".
@@ -46,7 +35,7 @@ returns() {
 }
 
 @test "tapkit kentry: @entry under recursion reads each call's own entry value" {
-	require_kprobes
+	require_epnest
 	run_pid tapkit -c "$EPNEST 4" -e "
 probe kernel.function(\"$FN\").return {
 	if (pid() == target())
@@ -57,11 +46,11 @@ probe kernel.function(\"$FN\").return {
 	# return probe); @entry(...) must agree with it on every return
 	diff <(printf '%s\n' "$output") <(returns | awk '{ print $1, $1 + 100, 1 }') ||
 		{ show_run; false; }
-	no_leftovers "$RUN_PID"
+	assert_clean "$RUN_PID"
 }
 
 @test "tapkit kentry: the script's own entry probe runs at each call, @entry's string at each return" {
-	require_kprobes
+	require_epnest
 	run_pid tapkit -c "$EPNEST 3" -e "
 probe kernel.function(\"$FN\") {
 	if (pid() == target())
@@ -80,19 +69,19 @@ probe kernel.function(\"$FN\").return {
 	return d1
 	return d0
 	EOF
-	no_leftovers "$RUN_PID"
+	assert_clean "$RUN_PID"
 }
 
 @test "tapkit kentry: a return printing stacks with @entry values is refused, nothing left" {
-	require_kprobes
+	require_epnest
 	run_pid tapkit -e "probe kernel.function(\"$FN\").return { print_backtrace(); println(@entry(\$depth)) }"
 	[ "$status" -eq 1 ] || { show_run; false; }
 	[ "$stderr" = "tapkit: kernel.function(\"$FN\").return prints stacks and reads values from the function's entry (\$param, @entry): not both in one return probe yet" ] ||
 		{ show_run; false; }
-	no_leftovers "$RUN_PID"
+	assert_clean "$RUN_PID"
 	run_pid tapkit -e "probe kernel.function(\"$FN\").return { println(@entry(sprint_backtrace())) }"
 	[ "$status" -eq 1 ] || { show_run; false; }
 	[ "$stderr" = "tapkit: kernel.function(\"$FN\").return: @entry(...) of a stack built-in is not supported yet" ] ||
 		{ show_run; false; }
-	no_leftovers "$RUN_PID"
+	assert_clean "$RUN_PID"
 }

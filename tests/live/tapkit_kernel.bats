@@ -22,21 +22,6 @@ teardown() {
 	stop_leftover_tool
 }
 
-require_kprobes() {
-	if [ ! -e "$TRACEFS/kprobe_events" ] && [ -n "${TAPKIT_VM:-}" ]; then
-		echo "# TAPKIT_VM is set but this kernel has no kprobe_events" >&2
-		return 1
-	fi
-	require_tracefs_file kprobe_events
-	[ -r /sys/kernel/btf/vmlinux ] || skip "requires: /sys/kernel/btf/vmlinux (CONFIG_DEBUG_INFO_BTF)"
-}
-
-# No group or instance named for @1 (a PID) anywhere.
-no_leftovers() {
-	! ls "$TRACEFS/instances" | grep -q "^tapkit_$1_" &&
-	! grep -qs "tapkit_$1_" "$TRACEFS/dynamic_events" "$TRACEFS/kprobe_events"
-}
-
 @test "tapkit kernel: without kprobes, one located error naming the feature, exit 1, nothing left" {
 	[ ! -e "$TRACEFS/kprobe_events" ] || skip "the kernel has kprobe_events: this is the error without them"
 	run_pid tapkit -e 'probe kernel.function("do_sys_openat2") { print($dfd) }'
@@ -44,16 +29,16 @@ no_leftovers() {
 	[ "${stderr_lines[0]}" = "<input>:1:7: error: kernel.function needs kprobes, which this kernel does not have (no kprobe_events in tracefs)" ] ||
 		{ echo "$stderr" >&2; false; }
 	[ -z "$output" ]
-	no_leftovers "$RUN_PID"
+	assert_clean "$RUN_PID"
 	run_pid tapkit -e 'probe kprobe.function("vfs_read").return { print(1) }'
 	[ "$status" -eq 1 ]
 	[ "${stderr_lines[0]}" = "<input>:1:7: error: kprobe.function needs kprobes, which this kernel does not have (no kprobe_events in tracefs)" ]
-	no_leftovers "$RUN_PID"
+	assert_clean "$RUN_PID"
 	# an optional point is left out, as stap does
 	run_pid tapkit -e 'probe kernel.function("vfs_read")? { print(1) } probe begin { print("ok\n"); exit() }'
 	[ "$status" -eq 0 ]
 	[ "$output" = ok ]
-	no_leftovers "$RUN_PID"
+	assert_clean "$RUN_PID"
 }
 
 @test "tapkit kernel: a pattern that matches nothing is a located error, kprobes or not" {
@@ -62,7 +47,7 @@ probe kernel.function("tapkit_no_such_fn_*").return { print(1) }'
 	[ "$status" -eq 1 ]
 	[ "${stderr_lines[0]}" = '<input>:2:7: error: no kernel function matches "tapkit_no_such_fn_*"' ] ||
 		{ echo "$stderr" >&2; false; }
-	no_leftovers "$RUN_PID"
+	assert_clean "$RUN_PID"
 	run_pid tapkit -e 'probe kernel.function("vfs_read").inline { print(1) }'
 	[ "$status" -eq 1 ]
 	[ "${stderr_lines[0]}" = '<input>:1:7: error: kernel.function("vfs_read").inline needs a source file: "vfs_read@FILE" (the file the instances are in), or "vfs_read@*" to read all of the kernel'"'"'s DWARF' ]
@@ -85,12 +70,12 @@ probe kernel.function("tapkit_no_such_fn_*").return { print(1) }'
 	[ "$status" -eq 1 ]
 	[ "${stderr_lines[0]}" = "<input>:1:49: error: no target variable '\$nosuch' in probe 'kernel.function(\"do_sys_openat2\")'" ] ||
 		{ echo "$stderr" >&2; false; }
-	no_leftovers "$RUN_PID"
+	assert_clean "$RUN_PID"
 	run_pid tapkit -e 'probe kernel.function("wake_up_new_task") { print($p->tapkit_nosuch) }'
 	[ "$status" -eq 1 ]
 	[[ "${stderr_lines[0]}" == "<input>:1:51: error: "*"no member 'tapkit_nosuch' in 'struct task_struct'"* ]] ||
 		{ echo "$stderr" >&2; false; }
-	no_leftovers "$RUN_PID"
+	assert_clean "$RUN_PID"
 }
 
 @test "tapkit kernel: entry with BTF-named parameters and \$filename read as a string" {
@@ -165,7 +150,7 @@ probe kernel.function("tapkit_no_such_fn_*").return { print(1) }'
 	[[ "${lines[0]}" =~ ^\ 0xffffffff[0-9a-f]+\ :\ do_sys_openat2\+0x[0-9a-f]+/0x[0-9a-f]+\ \[kernel\]$ ]] ||
 		{ echo "$output" >&2; false; }
 	[[ "$output" =~ " : do_syscall_64+0x" ]] || { echo "$output" >&2; false; }
-	no_leftovers "$RUN_PID"
+	assert_clean "$RUN_PID"
 }
 
 @test "tapkit kernel: kernel.statement(\"func+0\") and kprobe.function read raw arguments" {
@@ -181,7 +166,7 @@ probe kprobe.function("do_sys_openat2").return {
 	[ "$status" -eq 0 ] || { echo "$output" "$stderr" >&2; false; }
 	[ "$(grep -cx 'stmt -100 do_sys_openat2' <<<"$output")" -eq 2 ] || { echo "$output" >&2; false; }
 	[ "$(grep -cx 'kret 3' <<<"$output")" -ge 2 ] || { echo "$output" >&2; false; }
-	no_leftovers "$RUN_PID"
+	assert_clean "$RUN_PID"
 	run_pid tapkit -e 'probe kprobe.function("do_sys_openat2") { print($dfd) }'
 	[ "$status" -eq 1 ]
 	[[ "${stderr_lines[0]}" == "<input>:1:49: error: no target variable '\$dfd' in probe 'kprobe.function(\"do_sys_openat2\")'" ]] ||
@@ -207,5 +192,5 @@ probe kprobe.function("do_sys_openat2").return {
 	[ "$status" -eq 0 ] || { echo "$output" "$stderr" >&2; false; }
 	[ "$(grep -cx -- '-99 3 1' <<<"$output")" -eq 3 ] || { echo "$output" >&2; false; }
 	[ "${#lines[@]}" -eq 3 ]
-	no_leftovers "$RUN_PID"
+	assert_clean "$RUN_PID"
 }
