@@ -57,23 +57,18 @@
 #include "common/log.h"
 #include "common/task.h"
 #include "tracefs/internal.h"
+#include "tracefs/perf_mmap.h"
 #include "tracefs/perf_sampler.h"
 
 #define DEFAULT_PAGES		128		/* 512 KiB per ring with 4 KiB pages */
-#define MAX_RECORD		65536		/* perf_event_header.size is a u16 */
 
 struct perf_ring {
-	int fd;				/* the event the ring is mapped on */
-	struct perf_event_mmap_page *meta;
-	unsigned char *data;
-	uint64_t size;			/* data bytes, a power of two */
-	size_t map_len;
+	struct perf_mmap m;
 
 	/* drain state: the next sample, parsed, while it waits in the merge */
-	uint64_t head, tail;
+	uint64_t head;
 	unsigned int rec_size;
 	struct tk_event ev;
-	unsigned char *scratch;		/* MAX_RECORD bytes, for wrapped records */
 	uint64_t *stack;		/* callchain without context markers */
 	unsigned int stack_cap;
 	uint64_t lost_records;		/* sum of PERF_RECORD_LOST */
@@ -91,29 +86,9 @@ struct perf_sampler {
 	int id;
 };
 
-static int ring_map(struct perf_ring *r, int fd, unsigned int pages)
-{
-	long psz = sysconf(_SC_PAGESIZE);
-	void *p;
-
-	r->fd = fd;
-	r->size = (uint64_t)pages * psz;
-	r->map_len = (size_t)(pages + 1) * psz;
-	p = mmap(NULL, r->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED) {
-		r->meta = NULL;
-		return -errno;
-	}
-	r->meta = p;
-	r->data = (unsigned char *)p + psz;
-	return 0;
-}
-
 static void ring_unmap(struct perf_ring *r)
 {
-	if (r->meta)
-		munmap(r->meta, r->map_len);
-	free(r->scratch);
+	perf_mmap_unmap(&r->m);
 	free(r->stack);
 }
 
@@ -184,12 +159,12 @@ static struct perf_sampler *sampler_open(struct perf_event_attr *attr,
 			}
 			fdset_add(&s->fds, fd);
 			if (!mapped) {
-				err = ring_map(r, fd, pages);
+				err = perf_mmap_map(&r->m, fd, pages);
 				if (err)
 					goto fail;
 				s->ring_fds[s->nrings++] = fd;
 				mapped = true;
-			} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->fd) < 0) {
+			} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->m.fd) < 0) {
 				goto fail_errno;
 			}
 		}
@@ -430,11 +405,6 @@ static bool parse_sample(struct perf_sampler *s, struct perf_ring *r,
 	return true;
 }
 
-static void ring_release(struct perf_ring *r)
-{
-	__atomic_store_n(&r->meta->data_tail, r->tail, __ATOMIC_RELEASE);
-}
-
 /*
  * Move @r to its next sample: count LOST records and skip other kinds on
  * the way.  Returns true with r->ev filled, false when the ring is empty
@@ -442,29 +412,10 @@ static void ring_release(struct perf_ring *r)
  */
 static bool ring_next(struct perf_sampler *s, struct perf_ring *r)
 {
-	uint64_t mask = r->size - 1;
+	const unsigned char *rec;
+	struct perf_event_header h;
 
-	while (r->tail < r->head) {
-		uint64_t off = r->tail & mask;
-		const unsigned char *rec = r->data + off;
-		struct perf_event_header h;
-
-		memcpy(&h, rec, sizeof(h));
-		if (h.size < sizeof(h) || h.size > r->head - r->tail) {
-			/* cannot happen with a sane kernel: resync at head */
-			r->tail = r->head;
-			ring_release(r);
-			break;
-		}
-		if (off + h.size > r->size) {
-			uint64_t first = r->size - off;
-
-			if (!r->scratch)
-				r->scratch = xmalloc(MAX_RECORD);
-			memcpy(r->scratch, rec, first);
-			memcpy(r->scratch + first, r->data, h.size - first);
-			rec = r->scratch;
-		}
+	while ((rec = perf_mmap_record(&r->m, r->head, &h))) {
 		if (h.type == PERF_RECORD_SAMPLE && parse_sample(s, r, rec, h.size)) {
 			r->rec_size = h.size;
 			return true;
@@ -485,8 +436,8 @@ static bool ring_next(struct perf_sampler *s, struct perf_ring *r)
 			memcpy(&lost, rec + sizeof(h) + 8, 8);	/* id, lost */
 			r->lost_records += lost;
 		}
-		r->tail += h.size;
-		ring_release(r);
+		r->m.tail += h.size;
+		perf_mmap_release(&r->m);
 	}
 	return false;
 }
@@ -532,8 +483,8 @@ int perf_sampler_drain(struct perf_sampler *s, tk_event_fn fn, void *arg)
 	for (i = 0; i < s->nrings; i++) {
 		struct perf_ring *r = &s->rings[i];
 
-		r->head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
-		r->tail = r->meta->data_tail;
+		r->head = perf_mmap_head(&r->m);
+		r->m.tail = r->m.meta->data_tail;
 		if (ring_next(s, r))
 			s->heap[n++] = i;
 	}
@@ -545,8 +496,8 @@ int perf_sampler_drain(struct perf_sampler *s, tk_event_fn fn, void *arg)
 
 		fn(&r->ev, arg);
 		delivered++;
-		r->tail += r->rec_size;
-		ring_release(r);
+		r->m.tail += r->rec_size;
+		perf_mmap_release(&r->m);
 		if (!ring_next(s, r))
 			s->heap[0] = s->heap[--n];
 		heap_down(s, n, 0);

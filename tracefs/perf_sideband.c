@@ -42,24 +42,18 @@
 #include "common/log.h"
 #include "common/symcache.h"
 #include "tracefs/internal.h"
+#include "tracefs/perf_mmap.h"
 #include "tracefs/perf_sideband.h"
 
-#define MAX_RECORD	65536	/* perf_event_header.size is a u16 */
 #define ID_SIZE		24	/* sample_id: pid, tid, time, cpu, res */
 #define MMAP2_NAME	72	/* the file name's offset in an MMAP2 record */
 
 struct sb_ring {
-	int fd;
-	struct perf_event_mmap_page *meta;
-	unsigned char *data;
-	uint64_t size;		/* data bytes, a power of two */
-	size_t map_len;
-	uint64_t tail;
+	struct perf_mmap m;
 	/* the next record, while it waits to be told */
 	const unsigned char *next;
 	unsigned int next_size;
 	uint64_t next_ts;
-	unsigned char *scratch;	/* a record that wraps, copied whole */
 };
 
 struct perf_sideband {
@@ -68,22 +62,6 @@ struct perf_sideband {
 	int nrings;
 	uint64_t lost;
 };
-
-static int ring_map(struct sb_ring *r, int fd, unsigned int pages)
-{
-	long psz = sysconf(_SC_PAGESIZE);
-	void *p;
-
-	r->fd = fd;
-	r->size = (uint64_t)pages * psz;
-	r->map_len = (size_t)(pages + 1) * psz;
-	p = mmap(NULL, r->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED)
-		return -errno;
-	r->meta = p;
-	r->data = (unsigned char *)p + psz;
-	return 0;
-}
 
 struct perf_sideband *perf_sideband_open(const struct perf_scope *scope,
 					 unsigned int pages)
@@ -141,12 +119,12 @@ struct perf_sideband *perf_sideband_open(const struct perf_scope *scope,
 			}
 			fdset_add(&sb->fds, fd);
 			if (!mapped) {
-				err = ring_map(r, fd, pages);
+				err = perf_mmap_map(&r->m, fd, pages);
 				if (err)
 					goto fail;
 				sb->nrings++;
 				mapped = true;
-			} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->fd) < 0) {
+			} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->m.fd) < 0) {
 				err = -errno;
 				goto fail;
 			}
@@ -177,40 +155,17 @@ int perf_sideband_disable(struct perf_sideband *sb)
 	return fdset_ioctl(&sb->fds, PERF_EVENT_IOC_DISABLE);
 }
 
-static void ring_release(struct sb_ring *r)
-{
-	__atomic_store_n(&r->meta->data_tail, r->tail, __ATOMIC_RELEASE);
-}
-
 /* Make r->next the ring's next record; false when it has none. */
 static bool ring_peek(struct sb_ring *r)
 {
-	uint64_t head, off, mask = r->size - 1;
-	const unsigned char *rec;
 	struct perf_event_header h;
+	const unsigned char *rec;
 
 	if (r->next)
 		return true;
-	head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
-	if (r->tail >= head)
+	rec = perf_mmap_record(&r->m, perf_mmap_head(&r->m), &h);
+	if (!rec)
 		return false;
-	off = r->tail & mask;
-	rec = r->data + off;
-	memcpy(&h, rec, sizeof(h));
-	if (h.size < sizeof(h) || h.size > head - r->tail) {
-		r->tail = head;		/* cannot happen: resync */
-		ring_release(r);
-		return false;
-	}
-	if (off + h.size > r->size) {
-		uint64_t first = r->size - off;
-
-		if (!r->scratch)
-			r->scratch = xmalloc(MAX_RECORD);
-		memcpy(r->scratch, rec, first);
-		memcpy(r->scratch + first, r->data, h.size - first);
-		rec = r->scratch;
-	}
 	r->next = rec;
 	r->next_size = h.size;
 	r->next_ts = 0;
@@ -301,9 +256,9 @@ int perf_sideband_tell(struct perf_sideband *sb, uint64_t ts,
 		if (!best)
 			return told;
 		tell(sb, best->next, best->next_size, best->next_ts, c);
-		best->tail += best->next_size;
+		best->m.tail += best->next_size;
 		best->next = NULL;
-		ring_release(best);
+		perf_mmap_release(&best->m);
 		told++;
 	}
 }
@@ -320,9 +275,7 @@ void perf_sideband_free(struct perf_sideband *sb)
 	if (!sb)
 		return;
 	for (i = 0; i < sb->nrings; i++) {
-		if (sb->rings[i].meta)
-			munmap(sb->rings[i].meta, sb->rings[i].map_len);
-		free(sb->rings[i].scratch);
+		perf_mmap_unmap(&sb->rings[i].m);
 	}
 	fdset_close(&sb->fds);
 	free(sb->rings);
