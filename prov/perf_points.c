@@ -221,6 +221,31 @@ static int check_event(const struct prov_env *env, const struct ast_pp *pp,
 	return -1;
 }
 
+/*
+ * @pr, named @text, with the suffixes from component @first on: pushed on
+ * @out (1), left out as a wildcard's event this machine lacks (0), or -1
+ * after a located error.  @pr is @out's or freed.
+ */
+static int push_point(const struct prov_env *env, const struct ast_pp *pp,
+		      size_t first, struct pprobe *pr, char *text, size_t len,
+		      bool wild, struct prov_list *out)
+{
+	struct prov_probe *p;
+
+	if (parse_suffixes(env, pp, first, pr, text, len) < 0) {
+		pprobe_free(pr);
+		return -1;
+	}
+	if (check_event(env, pp, pr, wild) < 0) {
+		pprobe_free(pr);
+		return wild ? 0 : -1;
+	}
+	p = prov_probe_new(&prov_perf, text, PROV_RUNNING);
+	p->data = pr;
+	prov_list_push(out, p);
+	return 1;
+}
+
 void pprobe_free(struct pprobe *pr)
 {
 	if (!pr)
@@ -270,9 +295,8 @@ static int expand_named(const struct prov_env *env, const struct ast_pp *pp,
 	const char *want = pp->ncomps >= 3 ? pp->comps[2].name : NULL;
 	bool wild = want && strpbrk(want, "*?[");
 	char text[PATH_MAX + 128], list[512];
-	struct prov_probe *p;
 	struct pprobe *pr;
-	int n = 0;
+	int n = 0, ret;
 
 	if (!want || pp->comps[2].arg ||
 	    (!wild && !find_name(names, want))) {
@@ -290,20 +314,10 @@ static int expand_named(const struct prov_env *env, const struct ast_pp *pp,
 		pr->spec.config = ev->config;
 		snprintf(text, sizeof(text), "perf.%s.%s", sw ? "sw" : "hw", ev->name);
 		pr->event = xasprintf("%s %s", sw ? "software" : "hardware", ev->name);
-		if (parse_suffixes(env, pp, 3, pr, text, sizeof(text)) < 0) {
-			pprobe_free(pr);
+		ret = push_point(env, pp, 3, pr, text, sizeof(text), wild, out);
+		if (ret < 0)
 			return -1;
-		}
-		if (check_event(env, pp, pr, wild) < 0) {
-			pprobe_free(pr);
-			if (wild)
-				continue;
-			return -1;
-		}
-		p = prov_probe_new(&prov_perf, text, PROV_RUNNING);
-		p->data = pr;
-		prov_list_push(out, p);
-		n++;
+		n += ret;
 	}
 	if (!n && !env->listing && !pp->optional) {
 		diag_error(env->diag, pp->comps[2].loc, "no perf.%s event of this "
@@ -358,8 +372,8 @@ static int expand_cache(const struct prov_env *env, const struct ast_pp *pp,
 	for (op = cache_ops; op->name; op++)
 	for (res = cache_results; res->name; res++) {
 		const struct evname one[3][2] = { { *id }, { *op }, { *res } };
-		struct prov_probe *p;
 		struct pprobe *pr;
+		int ret;
 
 		if (!comp_names(pp, 2, one[0]) || !comp_names(pp, 3, one[1]) ||
 		    !comp_names(pp, 4, one[2]))
@@ -371,20 +385,10 @@ static int expand_cache(const struct prov_env *env, const struct ast_pp *pp,
 			 op->name, res->name);
 		pr->event = xasprintf("hardware cache %s.%s.%s", id->name,
 				      op->name, res->name);
-		if (parse_suffixes(env, pp, 5, pr, text, sizeof(text)) < 0) {
-			pprobe_free(pr);
+		ret = push_point(env, pp, 5, pr, text, sizeof(text), wild, out);
+		if (ret < 0)
 			return -1;
-		}
-		if (check_event(env, pp, pr, wild) < 0) {
-			pprobe_free(pr);
-			if (wild)
-				continue;
-			return -1;
-		}
-		p = prov_probe_new(&prov_perf, text, PROV_RUNNING);
-		p->data = pr;
-		prov_list_push(out, p);
-		n++;
+		n += ret;
 	}
 	if (!n && !env->listing && !pp->optional) {
 		diag_error(env->diag, pp->loc, "no perf.hw_cache event of this "
