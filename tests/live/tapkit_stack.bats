@@ -231,6 +231,15 @@ probe end { printf(\"n=%d\\n\", n) }"
 2 3 211 main
 3 4 307 main" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
+}
+
+@test "a .return probe's user stack under recursion has one frame per outer call" {
+	local pt=$HELPERS/ptarget-O0 v
+	[ -x "$pt" ] || skip "requires: $pt (make tests-build)"
+	# before 6.11 the kernel's user callchain stops at the first return
+	# address a pending uretprobe replaced with its trampoline
+	v=$(uname -r | awk -F'[.-]' '{ print $1 * 1000 + $2 }')
+	[ "$v" -ge 6011 ] || skip "requires: Linux 6.11 (user callchains through pending uretprobes)"
 	# recursion: each return's stack has one fact frame per outer call
 	run_pid tapkit -c "$pt 1 0" -e 'probe process(@1).function("fact").return {
 	n = 0; s = ubacktrace(); while ((t = tokenize(s, " ")) != "") { s = ""; if (usymname(strtol(t, 16)) == "fact") n++ }
