@@ -286,7 +286,8 @@ static long merged_drain(struct sampler_src *ss, tk_event_fn fn, void *arg)
 	r = m->ring ? m->ring_ops->drain(m->ring, hold_record, m) : 0;
 	if (r < 0)
 		return r;
-	qsort(m->v, m->n, sizeof(*m->v), cmp_held);
+	if (m->n > 1)		/* qsort() takes no NULL, even for none */
+		qsort(m->v, m->n, sizeof(*m->v), cmp_held);
 	for (i = 0; i < m->n && m->v[i].ev.ts <= horizon; i++) {
 		struct held *h = &m->v[i];
 
