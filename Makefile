@@ -30,7 +30,7 @@ else
 O := build
 SAN_FLAGS :=
 endif
-PKGS := libtracefs libtraceevent libdw libelf libbpf
+PKGS := libtracefs libtraceevent libdw libelf libbpf ncursesw
 
 ifeq ($(V),1)
 Q :=
@@ -335,7 +335,7 @@ endef
 DEB_BUILD := gcc make pkg-config libtracefs-dev libtraceevent-dev libdw-dev libelf-dev libbpf-dev \
 	libncurses-dev linux-libc-dev
 DEB_TEST := bats util-linux procps python3 qemu-system-x86 busybox-static \
-	systemtap-sdt-dev
+	systemtap-sdt-dev tmux
 deps:
 	$(call apt_install,$(DEB_BUILD) $(DEB_TEST))
 
