@@ -17,7 +17,7 @@
  * interval (CUR), the last closed one (LAST), all closed ones (CUM) -- a
  * row keeps the samples that had the input, their sum, min, max and last
  * value; the decaying set (DEC) keeps the same in doubles, halved at each
- * tick.  A log2 histogram per set is kept only for an input that a P50 or
+ * tick, and forgets an input whose decayed samples fall below 0.5.  A log2 histogram per set is kept only for an input that a P50 or
  * P99 column reads.  Hits (the samples' weights) are per row.
  *
  * agt_tick() walks only the rows with something in CUR, LAST or DEC: an
@@ -512,18 +512,17 @@ static void hist_merge(struct hist_log2 *to, const struct hist_log2 *a)
 	to->sum += a->sum;
 }
 
+/* @d halved (rounding up, so a slot fades with its input, not before:
+ * decay() drops both when the input's decayed samples are below 0.5) and
+ * @a added. */
 static void hist_decay(struct hist_log2 *d, const struct hist_log2 *a)
 {
 	uint64_t count = 0;
 	int i;
 
 	for (i = 0; i < HIST_LOG2_SLOTS; i++) {
-		d->slot[i] = d->slot[i] / 2 + a->slot[i];
+		d->slot[i] = (d->slot[i] + 1) / 2 + a->slot[i];
 		count += d->slot[i];
-	}
-	if (!count) {
-		memset(d, 0, sizeof(*d));
-		return;
 	}
 	if (a->count && (!d->count || a->min < d->min))
 		d->min = a->min;
@@ -536,20 +535,21 @@ static void hist_decay(struct hist_log2 *d, const struct hist_log2 *a)
 static void decay(struct agtable *t, struct agt_row *r)
 {
 	const struct acc_in *c = &r->in[CUR * t->nin];
+	struct hist_log2 *dh = &r->h[NSETS * t->nhist];
 	int k;
 
 	r->dhits = r->dhits / 2 + (double)r->hits[CUR];
 	if (r->dhits < 0.5) {	/* faded: forget it all */
 		r->dhits = 0;
 		memset(r->din, 0, (size_t)t->nin * sizeof(*r->din));
-		memset(&r->h[NSETS * t->nhist], 0,
-		       (size_t)t->nhist * sizeof(*r->h));
+		memset(dh, 0, (size_t)t->nhist * sizeof(*dh));
 		r->decaying = false;
 		return;
 	}
 	r->decaying = true;
 	for (k = 0; k < t->nin; k++) {
 		struct dacc_in *d = &r->din[k];
+		int hk = t->in_hist[k];
 
 		if (c[k].n) {
 			if (d->n == 0 || c[k].min < d->min)
@@ -560,11 +560,14 @@ static void decay(struct agtable *t, struct agt_row *r)
 		}
 		d->n = d->n / 2 + (double)c[k].n;
 		d->sum = d->sum / 2 + (double)c[k].sum;
-		if (d->n < 0.5)
+		if (d->n < 0.5) {
 			memset(d, 0, sizeof(*d));
+			if (hk >= 0)
+				memset(&dh[hk], 0, sizeof(dh[hk]));
+		} else if (hk >= 0) {
+			hist_decay(&dh[hk], &r->h[CUR * t->nhist + hk]);
+		}
 	}
-	for (k = 0; k < t->nhist; k++)
-		hist_decay(&r->h[NSETS * t->nhist + k], &r->h[CUR * t->nhist + k]);
 }
 
 static void tick_row(struct agtable *t, struct agt_row *r)

@@ -145,12 +145,18 @@ int agt_width(const struct agtable *t, int col)
 	return tl > w ? tl : w;
 }
 
+/* @v to 3 decimals: a rate or an average, not its last bits */
+static double milli(double v)
+{
+	return v > -9e15 && v < 9e15 ? (double)agt_round(v * 1000) / 1000 : v;
+}
+
 /**
  * agt_json_row() - @r's columns as members of the open object @j
  *
  * Each under its name (the column's name, else its title in lower case
  * with every other character than a letter or digit as '_'): strings with
- * their exact bytes, averages and rates as numbers with a fraction, other
+ * their exact bytes, averages and rates as numbers rounded to 3 decimals, other
  * numbers as integers (a decayed count or sum that is not whole with its
  * fraction), no units, null for no value.
  */
@@ -179,7 +185,7 @@ void agt_json_row(const struct agtable *t, const struct agt_row *r,
 		else if (v.isint && c->fn != AGT_AVG && c->fn != AGT_RATE)
 			json_int(j, t->name[i], v.i);
 		else
-			json_double(j, t->name[i], v.d);
+			json_double(j, t->name[i], milli(v.d));
 	}
 }
 

@@ -199,7 +199,8 @@ void top_print_json(const struct top_model *m, const struct top_display *d,
 		 mode_name[d->mode] : "interval");
 	json_uint(&j, "interval_ms", d->interval_ms);
 	json_uint(&j, "events", s.st.events);
-	json_double(&j, "events_per_sec", s.st.events_per_sec);
+	json_double(&j, "events_per_sec",
+		    (double)(int64_t)(s.st.events_per_sec * 1000 + 0.5) / 1000);
 	json_uint(&j, "lost", s.st.lost);
 	json_arr_open(&j, "rows");
 	for (r = 0; r < s.n; r++) {

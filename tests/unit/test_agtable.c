@@ -646,6 +646,38 @@ UNIT_TEST(json_rows)
 		  "\"rate\":1.5,\"time\":3500,\"avg\":1750,\"p50\":1536,"
 		  "\"p99\":2000,\"max\":2000,\"bytes_per_sec\":null}\n");
 	free(text);
+	/* rates and averages to 3 decimals; a decayed count with its half */
+	add(t, 42, "a\"b\xff", 1000);
+	agt_tick(t, 3 * NS_PER_SEC);
+	add_bytes(t, 42, "a\"b\xff", 2);
+	agt_tick(t, 3 * NS_PER_SEC);
+	CHECK_INT(rows(t, AGT_DECAY, C_COUNT, &r), 1);
+	f = open_memstream(&text, &len);
+	json_begin(&j, f);
+	agt_json_row(t, r[0], AGT_DECAY, &j);
+	json_end(&j);
+	fclose(f);
+	/*
+	 * hits 3/4 + 1/2 + 1 in (2/4 + 3/2 + 3) s; latency: 3500/4 + 1000/2
+	 * over 2/4 + 1/2 samples, the histogram's slots rounded up: one
+	 * in [512, 1024) and one in [1024, 2048), P50 1024, clamped to
+	 * [1000, 2000] P99 2027.5 -> 2000; bytes 2 in 5 s
+	 */
+	CHECK_STR(text, "{\"pid\":42,\"comm\":\"a\\\"b\\udcff\",\"count\":2.25,"
+		  "\"rate\":0.45,\"time\":1375,\"avg\":1375,\"p50\":1024,"
+		  "\"p99\":2000,\"max\":2000,\"bytes_per_sec\":0.4}\n");
+	free(text);
+	agt_tick(t, 3 * NS_PER_SEC);
+	CHECK_INT(rows(t, AGT_INTERVAL, C_COUNT, &r), 0);
+	CHECK_INT(rows(t, AGT_DECAY, C_COUNT, &r), 1);
+	CHECK_STR(cell(t, r[0], C_RATE, AGT_DECAY), "0.2");	/* 1.125 / 5.5 s */
+	f = open_memstream(&text, &len);
+	json_begin(&j, f);
+	agt_json_row(t, r[0], AGT_DECAY, &j);
+	json_end(&j);
+	fclose(f);
+	CHECK(strstr(text, "\"rate\":0.205,") != NULL);
+	free(text);
 	agt_free(t);
 }
 
