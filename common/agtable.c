@@ -17,8 +17,10 @@
  * interval (CUR), the last closed one (LAST), all closed ones (CUM) -- a
  * row keeps the samples that had the input, their sum, min, max and last
  * value; the decaying set (DEC) keeps the same in doubles, halved at each
- * tick, and forgets an input whose decayed samples fall below 0.5.  A log2 histogram per set is kept only for an input that a P50 or
- * P99 column reads.  Hits (the samples' weights) are per row.
+ * tick, and forgets an input whose decayed samples fall below 0.5.  A
+ * log2 histogram per set is kept only for an input that a P50 or P99
+ * column reads.  Hits (the samples' weights) are per row.  Sums wrap
+ * past 64 bits rather than overflow.
  *
  * agt_tick() walks only the rows with something in CUR, LAST or DEC: an
  * idle row whose decay has faded costs nothing.  When the table holds
@@ -442,7 +444,7 @@ void agt_add(struct agtable *t, const struct agt_sample *s)
 		if (!a->n || v > a->max)
 			a->max = v;
 		a->n++;
-		a->sum += v;
+		a->sum = (int64_t)((uint64_t)a->sum + (uint64_t)v);
 		a->last = v;
 		if (t->in_hist[k] >= 0)
 			hist_log2_add(&r->h[t->in_hist[k]], v < 0 ? 0 : (uint64_t)v);
@@ -492,7 +494,7 @@ static void merge(struct acc_in *to, const struct acc_in *a)
 	if (!to->n || a->max > to->max)
 		to->max = a->max;
 	to->n += a->n;
-	to->sum += a->sum;
+	to->sum = (int64_t)((uint64_t)to->sum + (uint64_t)a->sum);
 	to->last = a->last;
 }
 
