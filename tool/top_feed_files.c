@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tracetop's "files" feeder: opens, reads and writes by file path.
+ *
+ * Opens come with their paths from opensnoop's machinery (tool/opens.h:
+ * kprobes where the kernel has them, else uprobes on the C library beside
+ * the syscall tracepoints).  Reads and writes name only a descriptor, so
+ * the feeder keeps each process's descriptor table as it learns it:
+ *
+ *	an open's result	(tgid, fd) -> the opened path, exact
+ *	close(fd)		(tgid, fd) forgotten
+ *	a read or write of an fd not known yet
+ *				readlink /proc/TGID/fd/FD once, then kept
+ *				(descriptors opened before tracing began,
+ *				sockets, pipes, dup()s)
+ *
+ * read, write, pread64, pwrite64, readv and writev are paired enter/exit
+ * per thread (the enter has the fd, the exit the result); a call counts
+ * when it succeeded, its bytes when the result is positive.  A relative
+ * path is made absolute with the process's current directory when the open
+ * is read, so reads and opens of one file share a row.
+ *
+ * tracetop's own reads (the rings, /proc) are kept out in the kernel.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/hmap.h"
+#include "common/log.h"
+#include "common/task.h"
+#include "tool/opens.h"
+#include "tool/top_int.h"
+#include "tracefs/format.h"
+#include "tracefs/session.h"
+
+enum {
+	F_PATH, F_PID, F_TID, F_COMM, F_OP, F_OPEN, F_READ, F_WRITE,
+	F_RBYTES, F_WBYTES, F_FD, F_N
+};
+
+static const struct top_field fields[F_N] = {
+	[F_PATH]   = { "path", "PATH", AGT_STR, AGT_PLAIN, 40 },
+	[F_PID]    = { "pid", "PID", AGT_INT, AGT_PLAIN, 0 },
+	[F_TID]    = { "tid", "TID", AGT_INT, AGT_PLAIN, 0 },
+	[F_COMM]   = { "comm", "COMM", AGT_STR, AGT_PLAIN, 16 },
+	[F_OP]     = { "op", "OP", AGT_STR, AGT_PLAIN, 5 },
+	[F_OPEN]   = { "open", "OPENS", AGT_INT, AGT_PLAIN, 0 },
+	[F_READ]   = { "read", "READS", AGT_INT, AGT_PLAIN, 0 },
+	[F_WRITE]  = { "write", "WRITES", AGT_INT, AGT_PLAIN, 0 },
+	[F_RBYTES] = { "rbytes", "RBYTES", AGT_INT, AGT_BYTES, 0 },
+	[F_WBYTES] = { "wbytes", "WBYTES", AGT_INT, AGT_BYTES, 0 },
+	[F_FD]     = { "fd", "FD", AGT_INT, AGT_PLAIN, 0 },
+};
+
+/* The read/write family: the enter has the fd, the exit the result. */
+static const struct {
+	const char *name;
+	bool write;
+} calls[] = {
+	{ "read", false }, { "write", true },
+	{ "pread64", false }, { "pwrite64", true },
+	{ "readv", false }, { "writev", true },
+};
+#define NCALLS (sizeof(calls) / sizeof(calls[0]))
+
+struct call {
+	int enter_id, exit_id;
+	struct tk_field fd, ret;
+};
+
+struct thread {
+	int call;		/* calls[] index + 1; 0: none in progress */
+	int fd;
+};
+
+struct fdpath {
+	char path[AGT_STR_MAX];
+};
+
+#define MAX_FDS		65536	/* descriptors kept before starting over */
+#define MAX_THREADS	65536
+
+struct files {
+	struct top_feed *f;
+	struct opens *op;
+	struct call c[NCALLS];
+	int close_id;
+	struct tk_field close_fd;
+	struct hmap *threads;	/* tid -> struct thread */
+	struct hmap *fds;	/* tgid << 32 | fd -> struct fdpath */
+	bool started;
+	const struct tk_event *cur;	/* the record opens_record() reads */
+};
+
+static int files_init(struct top_feed *f)
+{
+	f->fields = fields;
+	f->nfields = F_N;
+	return 0;
+}
+
+static pid_t tgid_of(pid_t tid)
+{
+	pid_t p = task_cache_tgid(tid);
+
+	return p > 0 ? p : tid;
+}
+
+static uint64_t fd_key(pid_t tgid, int fd)
+{
+	return (uint64_t)(uint32_t)tgid << 32 | (uint32_t)fd;
+}
+
+static void emit(struct files *fs, const struct tk_event *ev, pid_t tid,
+		 const char *comm, const char *path, int op, int fd, long bytes)
+{
+	struct agt_sample s;
+
+	memset(&s, 0, sizeof(s));
+	s.str[F_PATH] = path;
+	s.num[F_PID] = tgid_of(tid);
+	s.num[F_TID] = tid;
+	s.str[F_COMM] = comm;
+	s.str[F_OP] = op == F_OPEN ? "open" : op == F_READ ? "read" : "write";
+	s.num[F_OPEN] = op == F_OPEN;
+	s.num[F_READ] = op == F_READ;
+	s.num[F_WRITE] = op == F_WRITE;
+	s.num[F_RBYTES] = op == F_READ && bytes > 0 ? bytes : 0;
+	s.num[F_WBYTES] = op == F_WRITE && bytes > 0 ? bytes : 0;
+	s.num[F_FD] = fd;
+	s.have = (1ull << F_N) - 1;
+	top_emit(fs->f, ev, &s);
+}
+
+/* @path made absolute with @tgid's current directory, into @buf. */
+static const char *absolute(pid_t tgid, const char *path, char *buf, size_t len)
+{
+	char link[64], cwd[PATH_MAX];
+	ssize_t n;
+
+	if (path[0] == '/')
+		return path;
+	snprintf(link, sizeof(link), "/proc/%d/cwd", (int)tgid);
+	n = readlink(link, cwd, sizeof(cwd) - 1);
+	if (n <= 0)
+		return path;
+	cwd[n] = 0;
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;
+	if ((size_t)n + 1 + strlen(path) >= len)
+		return path;
+	strcpy(buf, cwd);
+	if (n > 1)
+		strcat(buf, "/");
+	strcat(buf, path);
+	return buf;
+}
+
+static void on_open(const struct opens_event *oe, void *arg)
+{
+	struct files *fs = arg;
+	pid_t tgid = tgid_of(oe->tid);
+	char buf[AGT_STR_MAX];
+	const char *path;
+	struct fdpath *p;
+
+	if (oe->ret < 0 || !oe->path)
+		return;
+	path = absolute(tgid, oe->path, buf, sizeof(buf));
+	if (hmap_count(fs->fds) >= MAX_FDS)
+		hmap_clear(fs->fds);
+	p = hmap_get(fs->fds, fd_key(tgid, (int)oe->ret), true);
+	snprintf(p->path, sizeof(p->path), "%s", path);
+	emit(fs, fs->cur, oe->tid, oe->comm, path, F_OPEN, (int)oe->ret, 0);
+}
+
+/* The path of @fd in @tgid: learnt from its open, else from /proc. */
+static const char *fd_path(struct files *fs, pid_t tgid, int fd)
+{
+	struct fdpath *p = hmap_get(fs->fds, fd_key(tgid, fd), false);
+	char link[64];
+	ssize_t n;
+
+	if (p)
+		return p->path;
+	if (hmap_count(fs->fds) >= MAX_FDS)
+		hmap_clear(fs->fds);
+	p = hmap_get(fs->fds, fd_key(tgid, fd), true);
+	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)tgid, fd);
+	n = readlink(link, p->path, sizeof(p->path) - 1);
+	if (n <= 0) {
+		/* gone: not kept, a later read may find it */
+		hmap_del(fs->fds, fd_key(tgid, fd));
+		return NULL;
+	}
+	p->path[n] = 0;
+	return p->path;
+}
+
+static void files_event(struct top_feed *f, const struct tk_event *ev)
+{
+	struct files *fs = f->priv;
+	struct thread *th;
+	const char *path;
+	size_t i;
+	long ret;
+
+	if (!fs->started) {
+		/* the names of the tasks already there */
+		opens_started(fs->op);
+		fs->started = true;
+	}
+	if (ev->id == fs->close_id) {
+		int fd = (int)field_int(ev, &fs->close_fd);
+
+		hmap_del(fs->fds, fd_key(tgid_of(ev->pid), fd));
+		return;
+	}
+	for (i = 0; i < NCALLS; i++) {
+		struct call *c = &fs->c[i];
+
+		if (ev->id == c->enter_id) {
+			if (hmap_count(fs->threads) >= MAX_THREADS)
+				hmap_clear(fs->threads);
+			th = hmap_get(fs->threads, (uint64_t)ev->pid, true);
+			th->call = (int)i + 1;
+			th->fd = (int)field_int(ev, &c->fd);
+			return;
+		}
+		if (ev->id != c->exit_id)
+			continue;
+		th = hmap_get(fs->threads, (uint64_t)ev->pid, false);
+		if (!th || th->call != (int)i + 1)	/* entered before us */
+			return;
+		th->call = 0;
+		ret = (long)field_int(ev, &c->ret);
+		if (ret < 0)
+			return;
+		path = fd_path(fs, tgid_of(ev->pid), th->fd);
+		if (!path)
+			return;
+		emit(fs, ev, ev->pid, session_comm(f->s, ev->pid), path,
+		     calls[i].write ? F_WRITE : F_READ, th->fd, ret);
+		return;
+	}
+	fs->cur = ev;
+	opens_record(ev, fs->op);
+	fs->cur = NULL;
+}
+
+/* sys_enter/sys_exit of @name with our own calls kept out. */
+static int add_call(struct top_feed *f, const char *name, const char *filter,
+		    int *enter_id, struct tk_field *enter_fd,
+		    int *exit_id, struct tk_field *exit_ret)
+{
+	char ev[64];
+	struct tp *tp;
+
+	snprintf(ev, sizeof(ev), "sys_enter_%s", name);
+	tp = session_add(f->s, "syscalls", ev, TP_RECORD, filter);
+	if (!tp || format_field(tp->event, "fd", enter_fd) < 0)
+		goto fail;
+	*enter_id = tp->id;
+	if (!exit_id)
+		return 0;
+	snprintf(ev, sizeof(ev), "sys_exit_%s", name);
+	tp = session_add(f->s, "syscalls", ev, TP_RECORD, filter);
+	if (!tp || format_field(tp->event, "ret", exit_ret) < 0)
+		goto fail;
+	*exit_id = tp->id;
+	return 0;
+fail:
+	snprintf(f->err, sizeof(f->err), "files: cannot use syscalls:%s: %s",
+		 ev, tp ? "unexpected format" : session_error(f->s));
+	return tp ? -EINVAL : (errno ? -errno : -ENOENT);
+}
+
+static int files_setup(struct top_feed *f)
+{
+	struct opens_opts oo = { .pid = f->pid };
+	struct files *fs = xcalloc(1, sizeof(*fs));
+	char filter[64];
+	size_t i;
+	int err;
+
+	f->priv = fs;
+	fs->f = f;
+	fs->threads = hmap_new(sizeof(struct thread));
+	fs->fds = hmap_new(sizeof(struct fdpath));
+	fs->op = opens_new(f->s, &oo, on_open, fs);
+	err = opens_add(fs->op, f->err, sizeof(f->err));
+	if (err < 0)
+		return err;
+	snprintf(filter, sizeof(filter), "common_pid != %d", (int)getpid());
+	for (i = 0; i < NCALLS; i++) {
+		err = add_call(f, calls[i].name, filter, &fs->c[i].enter_id,
+			       &fs->c[i].fd, &fs->c[i].exit_id, &fs->c[i].ret);
+		if (err < 0)
+			return err;
+	}
+	err = add_call(f, "close", filter, &fs->close_id, &fs->close_fd,
+		       NULL, NULL);
+	if (err < 0)
+		return err;
+	if (f->verbose)
+		pr_info("files: open paths from %s; reads and writes from the syscall tracepoints, paths from each process's descriptors",
+			opens_mechanism(fs->op));
+	return 0;
+}
+
+static void files_release(struct top_feed *f)
+{
+	struct files *fs = f->priv;
+
+	if (!fs)
+		return;
+	opens_free(fs->op);
+	hmap_free(fs->threads);
+	hmap_free(fs->fds);
+	free(fs);
+	f->priv = NULL;
+}
+
+const struct top_feeder top_feed_files = {
+	.name = "files",
+	.init = files_init,
+	.setup = files_setup,
+	.event = files_event,
+	.release = files_release,
+	.ordered = true,
+};
