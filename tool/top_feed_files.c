@@ -8,11 +8,13 @@
  * the feeder keeps each process's descriptor table as it learns it:
  *
  *	an open's result	(tgid, fd) -> the opened path, exact
+ *	dup(), dup2(), dup3(), fcntl(F_DUPFD)
+ *				the new fd names what the old one did
  *	close(fd)		(tgid, fd) forgotten
  *	a read or write of an fd not known yet
  *				readlink /proc/TGID/fd/FD once, then kept
  *				(descriptors opened before tracing began,
- *				sockets, pipes, dup()s)
+ *				sockets, pipes)
  *
  * read, write, pread64, pwrite64, readv and writev are paired enter/exit
  * per thread (the enter has the fd, the exit the result); a call counts
@@ -56,19 +58,33 @@ static const struct top_field fields[F_N] = {
 	[F_FD]     = { "fd", "FD", AGT_INT, AGT_PLAIN, 0 },
 };
 
-/* The read/write family: the enter has the fd, the exit the result. */
+/*
+ * The calls followed: the read/write family (the enter has the fd, the
+ * exit the result), the dup family (the exit's new fd names what the old
+ * one did: a shell's `>> FILE` is an open, a dup2() onto 1 and a close),
+ * and close.
+ */
+enum kind { K_READ, K_WRITE, K_DUP, K_CLOSE };
+
 static const struct {
 	const char *name;
-	bool write;
+	enum kind kind;
+	const char *fd;		/* the enter's fd field */
+	const char *filter;	/* on the enter, besides our own pid */
 } calls[] = {
-	{ "read", false }, { "write", true },
-	{ "pread64", false }, { "pwrite64", true },
-	{ "readv", false }, { "writev", true },
+	{ "read", K_READ, "fd", NULL }, { "write", K_WRITE, "fd", NULL },
+	{ "pread64", K_READ, "fd", NULL }, { "pwrite64", K_WRITE, "fd", NULL },
+	{ "readv", K_READ, "fd", NULL }, { "writev", K_WRITE, "fd", NULL },
+	{ "dup", K_DUP, "fildes", NULL }, { "dup2", K_DUP, "oldfd", NULL },
+	{ "dup3", K_DUP, "oldfd", NULL },
+	/* F_DUPFD, F_DUPFD_CLOEXEC */
+	{ "fcntl", K_DUP, "fd", "(cmd == 0 || cmd == 1030)" },
+	{ "close", K_CLOSE, "fd", NULL },
 };
 #define NCALLS (sizeof(calls) / sizeof(calls[0]))
 
 struct call {
-	int enter_id, exit_id;
+	int enter_id, exit_id;	/* exit_id 0: close, no exit */
 	struct tk_field fd, ret;
 };
 
@@ -88,8 +104,6 @@ struct files {
 	struct top_feed *f;
 	struct opens *op;
 	struct call c[NCALLS];
-	int close_id;
-	struct tk_field close_fd;
 	struct hmap *threads;	/* tid -> struct thread */
 	struct hmap *fds;	/* tgid << 32 | fd -> struct fdpath */
 	bool started;
@@ -201,6 +215,19 @@ static const char *fd_path(struct files *fs, pid_t tgid, int fd)
 	return p->path;
 }
 
+/* @newfd of @tgid names what @path does (a dup) */
+static void dup_path(struct files *fs, pid_t tgid, int newfd, const char *path)
+{
+	char copy[AGT_STR_MAX];
+	struct fdpath *p;
+
+	snprintf(copy, sizeof(copy), "%s", path);	/* may move on insert */
+	if (hmap_count(fs->fds) >= MAX_FDS)
+		hmap_clear(fs->fds);
+	p = hmap_get(fs->fds, fd_key(tgid, newfd), true);
+	memcpy(p->path, copy, sizeof(p->path));
+}
+
 static void files_event(struct top_feed *f, const struct tk_event *ev)
 {
 	struct files *fs = f->priv;
@@ -214,21 +241,21 @@ static void files_event(struct top_feed *f, const struct tk_event *ev)
 		opens_started(fs->op);
 		fs->started = true;
 	}
-	if (ev->id == fs->close_id) {
-		int fd = (int)field_int(ev, &fs->close_fd);
-
-		hmap_del(fs->fds, fd_key(tgid_of(ev->pid), fd));
-		return;
-	}
 	for (i = 0; i < NCALLS; i++) {
 		struct call *c = &fs->c[i];
 
 		if (ev->id == c->enter_id) {
+			int fd = (int)field_int(ev, &c->fd);
+
+			if (calls[i].kind == K_CLOSE) {
+				hmap_del(fs->fds, fd_key(tgid_of(ev->pid), fd));
+				return;
+			}
 			if (hmap_count(fs->threads) >= MAX_THREADS)
 				hmap_clear(fs->threads);
 			th = hmap_get(fs->threads, (uint64_t)ev->pid, true);
 			th->call = (int)i + 1;
-			th->fd = (int)field_int(ev, &c->fd);
+			th->fd = fd;
 			return;
 		}
 		if (ev->id != c->exit_id)
@@ -243,8 +270,12 @@ static void files_event(struct top_feed *f, const struct tk_event *ev)
 		path = fd_path(fs, tgid_of(ev->pid), th->fd);
 		if (!path)
 			return;
+		if (calls[i].kind == K_DUP) {
+			dup_path(fs, tgid_of(ev->pid), (int)ret, path);
+			return;
+		}
 		emit(fs, ev, ev->pid, session_comm(f->s, ev->pid), path,
-		     calls[i].write ? F_WRITE : F_READ, th->fd, ret);
+		     calls[i].kind == K_WRITE ? F_WRITE : F_READ, th->fd, ret);
 		return;
 	}
 	fs->cur = ev;
@@ -252,26 +283,27 @@ static void files_event(struct top_feed *f, const struct tk_event *ev)
 	fs->cur = NULL;
 }
 
-/* sys_enter/sys_exit of @name with our own calls kept out. */
-static int add_call(struct top_feed *f, const char *name, const char *filter,
-		    int *enter_id, struct tk_field *enter_fd,
-		    int *exit_id, struct tk_field *exit_ret)
+/* sys_enter/sys_exit of calls[@i] with our own calls kept out. */
+static int add_call(struct top_feed *f, size_t i, struct call *c)
 {
-	char ev[64];
+	char ev[64], filter[128];
 	struct tp *tp;
 
-	snprintf(ev, sizeof(ev), "sys_enter_%s", name);
+	snprintf(filter, sizeof(filter), "common_pid != %d%s%s", (int)getpid(),
+		 calls[i].filter ? " && " : "", calls[i].filter ? calls[i].filter : "");
+	snprintf(ev, sizeof(ev), "sys_enter_%s", calls[i].name);
 	tp = session_add(f->s, "syscalls", ev, TP_RECORD, filter);
-	if (!tp || format_field(tp->event, "fd", enter_fd) < 0)
+	if (!tp || format_field(tp->event, calls[i].fd, &c->fd) < 0)
 		goto fail;
-	*enter_id = tp->id;
-	if (!exit_id)
+	c->enter_id = tp->id;
+	if (calls[i].kind == K_CLOSE)
 		return 0;
-	snprintf(ev, sizeof(ev), "sys_exit_%s", name);
+	snprintf(ev, sizeof(ev), "sys_exit_%s", calls[i].name);
+	filter[strcspn(filter, "&")] = 0;	/* no cmd on the exit */
 	tp = session_add(f->s, "syscalls", ev, TP_RECORD, filter);
-	if (!tp || format_field(tp->event, "ret", exit_ret) < 0)
+	if (!tp || format_field(tp->event, "ret", &c->ret) < 0)
 		goto fail;
-	*exit_id = tp->id;
+	c->exit_id = tp->id;
 	return 0;
 fail:
 	snprintf(f->err, sizeof(f->err), "files: cannot use syscalls:%s: %s",
@@ -283,7 +315,6 @@ static int files_setup(struct top_feed *f)
 {
 	struct opens_opts oo = { .pid = f->pid };
 	struct files *fs = xcalloc(1, sizeof(*fs));
-	char filter[64];
 	size_t i;
 	int err;
 
@@ -295,17 +326,11 @@ static int files_setup(struct top_feed *f)
 	err = opens_add(fs->op, f->err, sizeof(f->err));
 	if (err < 0)
 		return err;
-	snprintf(filter, sizeof(filter), "common_pid != %d", (int)getpid());
 	for (i = 0; i < NCALLS; i++) {
-		err = add_call(f, calls[i].name, filter, &fs->c[i].enter_id,
-			       &fs->c[i].fd, &fs->c[i].exit_id, &fs->c[i].ret);
+		err = add_call(f, i, &fs->c[i]);
 		if (err < 0)
 			return err;
 	}
-	err = add_call(f, "close", filter, &fs->close_id, &fs->close_fd,
-		       NULL, NULL);
-	if (err < 0)
-		return err;
 	if (f->verbose)
 		pr_info("files: open paths from %s; reads and writes from the syscall tracepoints, paths from each process's descriptors",
 			opens_mechanism(fs->op));
@@ -332,4 +357,5 @@ const struct top_feeder top_feed_files = {
 	.event = files_event,
 	.release = files_release,
 	.ordered = true,
+	.pid_field = "pid",
 };

@@ -262,4 +262,5 @@ const struct top_feeder top_feed_funcs = {
 	.event = funcs_event,
 	.release = funcs_release,
 	.ordered = true,
+	.pid_field = "pid",
 };

@@ -5,7 +5,8 @@
  *	sock:inet_sock_set_state	every TCP state change, with the
  *					connection's addresses and ports: the
  *					socket (its kernel address) is learnt
- *					here, and forgotten at CLOSE
+ *					here (kept after CLOSE: data
+ *					received before it is read after)
  *	sock:sock_send_length		bytes sent / received by a socket
  *	sock:sock_recv_length		(6.4 and later), mapped to the
  *					connection by the socket's address
@@ -59,13 +60,17 @@ static const char *const states[] = {
 	"NEW_SYN_RECV",
 };
 #define TCP_SYN_SENT	2
+#define TCP_SYN_RECV	3
 #define TCP_CLOSE	7
+#define TCP_LISTEN	10
 #define NSTATES		(int)(sizeof(states) / sizeof(states[0]))
 
 struct conn {
 	char laddr[48], raddr[48];
 	pid_t pid;		/* 0: no process seen yet */
 	char comm[16];
+	int pending;		/* state changes before the local port was
+				 * known (connect() binds it after SYN_SENT) */
 };
 
 /* The address fields of inet_sock_set_state and tcp_retransmit_skb. */
@@ -123,7 +128,7 @@ static void emit(struct net *n, const struct tk_event *ev, const struct conn *c,
 	s.num[F_TX] = what == F_TX ? v : 0;
 	s.num[F_RX] = what == F_RX ? v : 0;
 	s.num[F_RETRANS] = what == F_RETRANS;
-	s.num[F_STATE] = what == F_STATE;
+	s.num[F_STATE] = what == F_STATE ? v : 0;
 	s.str[F_NEWSTATE] = newstate;
 	s.num[F_SK] = (int64_t)sk;
 	s.have = (1ull << F_N) - 1;
@@ -156,14 +161,22 @@ static void on_state(struct net *n, const struct tk_event *ev)
 			hmap_clear(n->conns);
 		c = hmap_get(n->conns, sk, true);
 	}
+	/* a socket's life begins (its address may be a closed one's) */
+	if (new == TCP_SYN_SENT || new == TCP_SYN_RECV || new == TCP_LISTEN)
+		memset(c, 0, sizeof(*c));
 	endpoint(ev, &n->st, true, c->laddr, sizeof(c->laddr));
 	endpoint(ev, &n->st, false, c->raddr, sizeof(c->raddr));
 	/* connect() runs in its process; other changes may not */
 	if (old == TCP_CLOSE && new == TCP_SYN_SENT)
 		own(n->f, c, ev->pid);
-	emit(n, ev, c, F_STATE, 1, new >= 0 && new < NSTATES ? states[new] : "?", sk);
-	if (new == TCP_CLOSE)
-		hmap_del(n->conns, sk);
+	if (!field_int(ev, &n->st.sport)) {	/* not bound yet: later */
+		c->pending++;
+		return;
+	}
+	emit(n, ev, c, F_STATE, 1 + c->pending,
+	     new >= 0 && new < NSTATES ? states[new] : "?", sk);
+	c->pending = 0;
+	/* kept after CLOSE: data read after the peer's FIN comes later */
 }
 
 static void on_length(struct net *n, const struct tk_event *ev, bool send)

@@ -152,4 +152,5 @@ const struct top_feeder top_feed_signals = {
 	.setup = signals_setup,
 	.event = signals_event,
 	.release = signals_release,
+	.pid_field = "spid",
 };
