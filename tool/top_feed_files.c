@@ -11,6 +11,10 @@
  *	dup(), dup2(), dup3(), fcntl(F_DUPFD)
  *				the new fd names what the old one did
  *	close(fd)		(tgid, fd) forgotten
+ *	exec, exit, close_range()
+ *				the process's whole table forgotten (a
+ *				generation per process: close-on-exec
+ *				descriptors, a PID that comes back)
  *	a read or write of an fd not known yet
  *				readlink /proc/TGID/fd/FD once, then kept
  *				(descriptors opened before tracing began,
@@ -64,7 +68,7 @@ static const struct top_field fields[F_N] = {
  * one did: a shell's `>> FILE` is an open, a dup2() onto 1 and a close),
  * and close.
  */
-enum kind { K_READ, K_WRITE, K_DUP, K_CLOSE };
+enum kind { K_READ, K_WRITE, K_DUP, K_CLOSE, K_CLOSE_ALL };
 
 static const struct {
 	const char *name;
@@ -80,6 +84,8 @@ static const struct {
 	/* F_DUPFD, F_DUPFD_CLOEXEC */
 	{ "fcntl", K_DUP, "fd", "(cmd == 0 || cmd == 1030)" },
 	{ "close", K_CLOSE, "fd", NULL },
+	/* what it closes is forgotten with the whole table */
+	{ "close_range", K_CLOSE_ALL, "fd", NULL },
 };
 #define NCALLS (sizeof(calls) / sizeof(calls[0]))
 
@@ -94,7 +100,15 @@ struct thread {
 };
 
 struct fdpath {
+	uint32_t gen;		/* its process's table generation */
 	char path[AGT_STR_MAX];
+};
+
+/* A process's table generation: an exec (close-on-exec descriptors), its
+ * exit (the PID may come back) and close_range() forget its descriptors at
+ * once by moving to the next one. */
+struct proc {
+	uint32_t gen;
 };
 
 #define MAX_FDS		65536	/* descriptors kept before starting over */
@@ -106,6 +120,10 @@ struct files {
 	struct call c[NCALLS];
 	struct hmap *threads;	/* tid -> struct thread */
 	struct hmap *fds;	/* tgid << 32 | fd -> struct fdpath */
+	struct hmap *procs;	/* tgid -> struct proc */
+	int exec_id, exit_id;
+	struct tk_field exec_pid, exit_pid, exit_group_dead;
+	bool have_group_dead;
 	bool started;
 	const struct tk_event *cur;	/* the record opens_record() reads */
 };
@@ -174,21 +192,48 @@ static const char *absolute(pid_t tgid, const char *path, char *buf, size_t len)
 	return buf;
 }
 
+static uint32_t gen_of(struct files *fs, pid_t tgid)
+{
+	struct proc *p = hmap_get(fs->procs, (uint64_t)tgid, false);
+
+	return p ? p->gen : 0;
+}
+
+static void forget_all(struct files *fs, pid_t tgid)
+{
+	struct proc *p;
+
+	if (hmap_count(fs->procs) >= MAX_FDS)
+		hmap_clear(fs->procs);	/* the generations start over */
+	p = hmap_get(fs->procs, (uint64_t)tgid, true);
+	p->gen++;
+}
+
+/* @fd of @tgid names @path from now on. */
+static void fd_learn(struct files *fs, pid_t tgid, int fd, const char *path)
+{
+	char copy[AGT_STR_MAX];
+	struct fdpath *p;
+
+	snprintf(copy, sizeof(copy), "%s", path);	/* may be in the map */
+	if (hmap_count(fs->fds) >= MAX_FDS)
+		hmap_clear(fs->fds);
+	p = hmap_get(fs->fds, fd_key(tgid, fd), true);
+	p->gen = gen_of(fs, tgid);
+	memcpy(p->path, copy, sizeof(p->path));
+}
+
 static void on_open(const struct opens_event *oe, void *arg)
 {
 	struct files *fs = arg;
 	pid_t tgid = tgid_of(oe->tid);
 	char buf[AGT_STR_MAX];
 	const char *path;
-	struct fdpath *p;
 
 	if (oe->ret < 0 || !oe->path)
 		return;
 	path = absolute(tgid, oe->path, buf, sizeof(buf));
-	if (hmap_count(fs->fds) >= MAX_FDS)
-		hmap_clear(fs->fds);
-	p = hmap_get(fs->fds, fd_key(tgid, (int)oe->ret), true);
-	snprintf(p->path, sizeof(p->path), "%s", path);
+	fd_learn(fs, tgid, (int)oe->ret, path);
 	emit(fs, fs->cur, oe->tid, oe->comm, path, F_OPEN, (int)oe->ret, 0);
 }
 
@@ -196,36 +241,22 @@ static void on_open(const struct opens_event *oe, void *arg)
 static const char *fd_path(struct files *fs, pid_t tgid, int fd)
 {
 	struct fdpath *p = hmap_get(fs->fds, fd_key(tgid, fd), false);
-	char link[64];
+	char link[64], path[AGT_STR_MAX];
 	ssize_t n;
 
-	if (p)
+	if (p && p->gen == gen_of(fs, tgid))
 		return p->path;
-	if (hmap_count(fs->fds) >= MAX_FDS)
-		hmap_clear(fs->fds);
-	p = hmap_get(fs->fds, fd_key(tgid, fd), true);
 	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)tgid, fd);
-	n = readlink(link, p->path, sizeof(p->path) - 1);
+	n = readlink(link, path, sizeof(path) - 1);
 	if (n <= 0) {
 		/* gone: not kept, a later read may find it */
 		hmap_del(fs->fds, fd_key(tgid, fd));
 		return NULL;
 	}
-	p->path[n] = 0;
+	path[n] = 0;
+	fd_learn(fs, tgid, fd, path);
+	p = hmap_get(fs->fds, fd_key(tgid, fd), false);
 	return p->path;
-}
-
-/* @newfd of @tgid names what @path does (a dup) */
-static void dup_path(struct files *fs, pid_t tgid, int newfd, const char *path)
-{
-	char copy[AGT_STR_MAX];
-	struct fdpath *p;
-
-	snprintf(copy, sizeof(copy), "%s", path);	/* may move on insert */
-	if (hmap_count(fs->fds) >= MAX_FDS)
-		hmap_clear(fs->fds);
-	p = hmap_get(fs->fds, fd_key(tgid, newfd), true);
-	memcpy(p->path, copy, sizeof(p->path));
 }
 
 static void files_event(struct top_feed *f, const struct tk_event *ev)
@@ -251,6 +282,10 @@ static void files_event(struct top_feed *f, const struct tk_event *ev)
 				hmap_del(fs->fds, fd_key(tgid_of(ev->pid), fd));
 				return;
 			}
+			if (calls[i].kind == K_CLOSE_ALL) {
+				forget_all(fs, tgid_of(ev->pid));
+				return;
+			}
 			if (hmap_count(fs->threads) >= MAX_THREADS)
 				hmap_clear(fs->threads);
 			th = hmap_get(fs->threads, (uint64_t)ev->pid, true);
@@ -271,13 +306,21 @@ static void files_event(struct top_feed *f, const struct tk_event *ev)
 		if (!path)
 			return;
 		if (calls[i].kind == K_DUP) {
-			dup_path(fs, tgid_of(ev->pid), (int)ret, path);
+			fd_learn(fs, tgid_of(ev->pid), (int)ret, path);
 			return;
 		}
 		emit(fs, ev, ev->pid, session_comm(f->s, ev->pid), path,
 		     calls[i].kind == K_WRITE ? F_WRITE : F_READ, th->fd, ret);
 		return;
 	}
+	if (ev->id == fs->exec_id) {
+		forget_all(fs, (pid_t)field_int(ev, &fs->exec_pid));
+		return;
+	}
+	if (ev->id == fs->exit_id && (!fs->have_group_dead ||
+				      field_int(ev, &fs->exit_group_dead)))
+		/* the thread's process, or the thread when it is gone */
+		forget_all(fs, tgid_of((pid_t)field_int(ev, &fs->exit_pid)));
 	fs->cur = ev;
 	opens_record(ev, fs->op);
 	fs->cur = NULL;
@@ -296,7 +339,7 @@ static int add_call(struct top_feed *f, size_t i, struct call *c)
 	if (!tp || format_field(tp->event, calls[i].fd, &c->fd) < 0)
 		goto fail;
 	c->enter_id = tp->id;
-	if (calls[i].kind == K_CLOSE)
+	if (calls[i].kind == K_CLOSE || calls[i].kind == K_CLOSE_ALL)
 		return 0;
 	snprintf(ev, sizeof(ev), "sys_exit_%s", calls[i].name);
 	filter[strcspn(filter, "&")] = 0;	/* no cmd on the exit */
@@ -315,6 +358,7 @@ static int files_setup(struct top_feed *f)
 {
 	struct opens_opts oo = { .pid = f->pid };
 	struct files *fs = xcalloc(1, sizeof(*fs));
+	struct tp *ex, *xt;
 	size_t i;
 	int err;
 
@@ -322,6 +366,7 @@ static int files_setup(struct top_feed *f)
 	fs->f = f;
 	fs->threads = hmap_new(sizeof(struct thread));
 	fs->fds = hmap_new(sizeof(struct fdpath));
+	fs->procs = hmap_new(sizeof(struct proc));
 	fs->op = opens_new(f->s, &oo, on_open, fs);
 	err = opens_add(fs->op, f->err, sizeof(f->err));
 	if (err < 0)
@@ -331,6 +376,21 @@ static int files_setup(struct top_feed *f)
 		if (err < 0)
 			return err;
 	}
+	/* the ends of descriptor tables (opens' task names use exit too) */
+	ex = session_add(f->s, "sched", "sched_process_exec", TP_RECORD, NULL);
+	xt = ex ? session_add(f->s, "sched", "sched_process_exit", TP_RECORD, NULL)
+		: NULL;
+	if (!xt || format_field(ex->event, "pid", &fs->exec_pid) ||
+	    format_field(xt->event, "pid", &fs->exit_pid)) {
+		snprintf(f->err, sizeof(f->err), "files: %s",
+			 xt ? "unexpected format of sched_process_exec/exit"
+			    : session_error(f->s));
+		return -ENOENT;
+	}
+	fs->exec_id = ex->id;
+	fs->exit_id = xt->id;
+	fs->have_group_dead = !format_field(xt->event, "group_dead",
+					    &fs->exit_group_dead);
 	if (f->verbose)
 		pr_info("files: open paths from %s; reads and writes from the syscall tracepoints, paths from each process's descriptors",
 			opens_mechanism(fs->op));
@@ -346,6 +406,7 @@ static void files_release(struct top_feed *f)
 	opens_free(fs->op);
 	hmap_free(fs->threads);
 	hmap_free(fs->fds);
+	hmap_free(fs->procs);
 	free(fs);
 	f->priv = NULL;
 }

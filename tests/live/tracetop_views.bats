@@ -8,6 +8,7 @@
 load helpers
 
 DEMOWORK=$TAPKIT_TOP/build/tests/helpers/demowork
+SYSLOOP=$TAPKIT_TOP/build/tests/helpers/sysloop
 
 setup() {
 	require_root
@@ -305,6 +306,19 @@ print(n, os.getpid())' "$port" >"$WORK/client.out"
 	expect calls 4 pid="$w" comm=demowork
 	# the pattern was narrowed to the one function before attaching
 	grep -q "'$DEMOWORK:handle_request': 1 sites of 1 names" "$ERR"
+}
+
+@test "tracetop funcs-procs on a kernel function: one process's calls, timed" {
+	require_kprobes
+	[ "$(uname -m)" = x86_64 ] || skip "requires: x86_64 (the syscall's function name)"
+	local fn=__x64_sys_getppid
+	top funcs-procs "$fn" -F func="$fn"
+	"$SYSLOOP" getppid 50 &
+	local w=$!
+	wait "$w"
+	stop_top
+	expect calls 50 pid="$w" comm=sysloop
+	[ "$(col avg pid="$w" comm=sysloop)" != null ]
 }
 
 @test "tracetop -b: the views print as text with their columns" {
