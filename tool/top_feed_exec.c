@@ -23,11 +23,11 @@
 enum { F_COMM, F_FILENAME, F_PID, F_PPID, F_PCOMM, F_N };
 
 static const struct top_field fields[F_N] = {
-	[F_COMM]     = { "comm", "COMM", AGT_STR, AGT_PLAIN, 16 },
-	[F_FILENAME] = { "filename", "FILENAME", AGT_STR, AGT_PLAIN, 32 },
+	[F_COMM]     = { "comm", "COMM", AGT_STR, AGT_PLAIN, 15 },
+	[F_FILENAME] = { "filename", "FILENAME", AGT_STR, AGT_PLAIN, 24 },
 	[F_PID]      = { "pid", "PID", AGT_INT, AGT_PLAIN, 0 },
 	[F_PPID]     = { "ppid", "PPID", AGT_INT, AGT_PLAIN, 0 },
-	[F_PCOMM]    = { "pcomm", "PCOMM", AGT_STR, AGT_PLAIN, 16 },
+	[F_PCOMM]    = { "pcomm", "PCOMM", AGT_STR, AGT_PLAIN, 15 },
 };
 
 struct parent {

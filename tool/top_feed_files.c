@@ -49,10 +49,10 @@ enum {
 };
 
 static const struct top_field fields[F_N] = {
-	[F_PATH]   = { "path", "PATH", AGT_STR, AGT_PLAIN, 40 },
+	[F_PATH]   = { "path", "PATH", AGT_STR, AGT_PLAIN, 33 },
 	[F_PID]    = { "pid", "PID", AGT_INT, AGT_PLAIN, 0 },
 	[F_TID]    = { "tid", "TID", AGT_INT, AGT_PLAIN, 0 },
-	[F_COMM]   = { "comm", "COMM", AGT_STR, AGT_PLAIN, 16 },
+	[F_COMM]   = { "comm", "COMM", AGT_STR, AGT_PLAIN, 15 },
 	[F_OP]     = { "op", "OP", AGT_STR, AGT_PLAIN, 5 },
 	[F_OPEN]   = { "open", "OPENS", AGT_INT, AGT_PLAIN, 0 },
 	[F_READ]   = { "read", "READS", AGT_INT, AGT_PLAIN, 0 },

@@ -35,7 +35,7 @@ static const struct top_field fields[F_N] = {
 	[F_FUNC] = { "func", "FUNC", AGT_STR, AGT_PLAIN, 28 },
 	[F_PID]  = { "pid", "PID", AGT_INT, AGT_PLAIN, 0 },
 	[F_TID]  = { "tid", "TID", AGT_INT, AGT_PLAIN, 0 },
-	[F_COMM] = { "comm", "COMM", AGT_STR, AGT_PLAIN, 16 },
+	[F_COMM] = { "comm", "COMM", AGT_STR, AGT_PLAIN, 15 },
 	[F_CALL] = { "call", "CALLS", AGT_INT, AGT_PLAIN, 0 },
 	[F_LAT]  = { "lat", "LAT", AGT_INT, AGT_NS, 0 },
 };

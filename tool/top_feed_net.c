@@ -41,10 +41,10 @@ enum {
 };
 
 static const struct top_field fields[F_N] = {
-	[F_LADDR]    = { "laddr", "LADDR", AGT_STR, AGT_PLAIN, 21 },
-	[F_RADDR]    = { "raddr", "RADDR", AGT_STR, AGT_PLAIN, 21 },
-	[F_PID]      = { "pid", "PID", AGT_INT, AGT_PLAIN, 0 },
-	[F_COMM]     = { "comm", "COMM", AGT_STR, AGT_PLAIN, 16 },
+	[F_LADDR]    = { "laddr", "LADDR", AGT_STR, AGT_PLAIN, 17 },
+	[F_RADDR]    = { "raddr", "RADDR", AGT_STR, AGT_PLAIN, 17 },
+	[F_PID]      = { "pid", "PID", AGT_INT, AGT_PLAIN, 7 },
+	[F_COMM]     = { "comm", "COMM", AGT_STR, AGT_PLAIN, 15 },
 	[F_TX]       = { "tx", "TX", AGT_INT, AGT_BYTES, 0 },
 	[F_RX]       = { "rx", "RX", AGT_INT, AGT_BYTES, 0 },
 	[F_RETRANS]  = { "retrans", "RETRANS", AGT_INT, AGT_PLAIN, 0 },

@@ -37,7 +37,7 @@ enum {
 static const struct top_field fields[F_N] = {
 	[F_PID]    = { "pid", "PID", AGT_INT, AGT_PLAIN, 0 },
 	[F_TID]    = { "tid", "TID", AGT_INT, AGT_PLAIN, 0 },
-	[F_COMM]   = { "comm", "COMM", AGT_STR, AGT_PLAIN, 16 },
+	[F_COMM]   = { "comm", "COMM", AGT_STR, AGT_PLAIN, 15 },
 	[F_CPU]    = { "cpu", "CPU", AGT_INT, AGT_PLAIN, 0 },
 	[F_LAT]    = { "lat", "LAT", AGT_INT, AGT_NS, 0 },
 	[F_WAKEUP] = { "wakeup", "WAKEUPS", AGT_INT, AGT_PLAIN, 0 },

@@ -26,12 +26,12 @@ enum {
 };
 
 static const struct top_field fields[F_N] = {
-	[F_SIG]    = { "sig", "SIG", AGT_STR, AGT_PLAIN, 9 },
+	[F_SIG]    = { "sig", "SIG", AGT_STR, AGT_PLAIN, 8 },
 	[F_SIGNUM] = { "signum", "SIGNUM", AGT_INT, AGT_PLAIN, 0 },
 	[F_SPID]   = { "spid", "SPID", AGT_INT, AGT_PLAIN, 0 },
-	[F_SCOMM]  = { "scomm", "SCOMM", AGT_STR, AGT_PLAIN, 16 },
+	[F_SCOMM]  = { "scomm", "SCOMM", AGT_STR, AGT_PLAIN, 15 },
 	[F_TPID]   = { "tpid", "TPID", AGT_INT, AGT_PLAIN, 0 },
-	[F_TCOMM]  = { "tcomm", "TCOMM", AGT_STR, AGT_PLAIN, 16 },
+	[F_TCOMM]  = { "tcomm", "TCOMM", AGT_STR, AGT_PLAIN, 15 },
 	[F_RESULT] = { "result", "RESULT", AGT_STR, AGT_PLAIN, 9 },
 	[F_CODE]   = { "code", "CODE", AGT_INT, AGT_PLAIN, 0 },
 };

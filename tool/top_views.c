@@ -54,13 +54,13 @@ static const struct top_view views[] = {
 	  .help = "opens, reads and writes by file path",
 	  .feed = "files", .keys = "path",
 	  .values = "open:sum=OPENS,read:sum=READS,write:sum=WRITES,"
-		  "rbytes:sum=RBYTES,wbytes:sum=WBYTES,rbytes:rate=R/S,wbytes:rate=W/S",
+		  "rbytes:sum=RBYTES,wbytes:sum=WBYTES",
 	  .sort = "WBYTES", .drill = "files-path:path" },
 	{ .name = "files-path",
 	  .help = "the processes doing I/O on one file",
 	  .feed = "files", .keys = "pid,comm",
 	  .values = "open:sum=OPENS,read:sum=READS,write:sum=WRITES,"
-		  "rbytes:sum=RBYTES,wbytes:sum=WBYTES,rbytes:rate=R/S,wbytes:rate=W/S",
+		  "rbytes:sum=RBYTES,wbytes:sum=WBYTES",
 	  .sort = "WBYTES", .hidden = true },
 	{ .name = "bio",
 	  .help = "block I/O by device: requests, bytes, latency issue to completion",
@@ -89,27 +89,27 @@ static const struct top_view views[] = {
 	{ .name = "sched",
 	  .help = "run-queue latency and context switches by thread",
 	  .feed = "sched", .keys = "tid,pid,comm",
-	  .values = "wakeup:sum=WAKEUPS,lat:sum=WAIT,lat:avg=AVG,lat:p99=P99,"
-		  "lat:max=MAX,switch:sum=SWITCHES",
-	  .sort = "WAIT", .drill = "sched-tid:tid" },
+	  .values = "wakeup:sum=WAKEUPS,lat:avg=AVG,lat:p99=P99,lat:max=MAX,"
+		  "switch:sum=SWITCHES",
+	  .sort = "P99", .drill = "sched-tid:tid" },
 	{ .name = "sched-tid",
 	  .help = "one thread's run-queue latency by CPU",
 	  .feed = "sched", .keys = "cpu",
-	  .values = "wakeup:sum=WAKEUPS,lat:sum=WAIT,lat:avg=AVG,lat:p99=P99,"
-		  "lat:max=MAX,switch:sum=SWITCHES",
-	  .sort = "WAIT", .hidden = true },
+	  .values = "wakeup:sum=WAKEUPS,lat:avg=AVG,lat:p99=P99,lat:max=MAX,"
+		  "switch:sum=SWITCHES",
+	  .sort = "P99", .hidden = true },
 	{ .name = "sched-cpu",
 	  .help = "run-queue latency and context switches by CPU",
 	  .feed = "sched", .keys = "cpu",
-	  .values = "wakeup:sum=WAKEUPS,lat:sum=WAIT,lat:avg=AVG,lat:p99=P99,"
-		  "lat:max=MAX,switch:sum=SWITCHES",
-	  .sort = "WAIT", .drill = "sched-cpu-tids:cpu" },
+	  .values = "wakeup:sum=WAKEUPS,lat:avg=AVG,lat:p99=P99,lat:max=MAX,"
+		  "switch:sum=SWITCHES",
+	  .sort = "P99", .drill = "sched-cpu-tids:cpu" },
 	{ .name = "sched-cpu-tids",
 	  .help = "the threads waiting on one CPU",
 	  .feed = "sched", .keys = "tid,pid,comm",
-	  .values = "wakeup:sum=WAKEUPS,lat:sum=WAIT,lat:avg=AVG,lat:p99=P99,"
-		  "lat:max=MAX,switch:sum=SWITCHES",
-	  .sort = "WAIT", .hidden = true },
+	  .values = "wakeup:sum=WAKEUPS,lat:avg=AVG,lat:p99=P99,lat:max=MAX,"
+		  "switch:sum=SWITCHES",
+	  .sort = "P99", .hidden = true },
 	{ .name = "signals",
 	  .help = "signals by signal, sender and target, with the result",
 	  .feed = "signals", .keys = "sig,spid,scomm,tpid,tcomm",
@@ -118,13 +118,13 @@ static const struct top_view views[] = {
 	{ .name = "exec",
 	  .help = "programs started, with the last PID and its parent",
 	  .feed = "exec", .keys = "comm,filename",
-	  .values = "count,rate,pid:last=PID,ppid:last=PPID,pcomm:last=PCOMM",
+	  .values = "count,rate,pid:last=PID,ppid:last=PPID",
 	  .sort = "COUNT" },
 	{ .name = "net",
 	  .help = "TCP by connection: bytes, retransmits, state changes",
 	  .feed = "net", .keys = "laddr,raddr",
-	  .values = "pid:last=PID,comm:last=COMM,tx:sum=TX,rx:sum=RX,"
-		  "retrans:sum=RETRANS,state:sum=STATES,newstate:last=STATE",
+	  .values = "pid:last=PID,tx:sum=TX,rx:sum=RX,retrans:sum=RETRANS,"
+		  "state:sum=STATES",
 	  .sort = "TX", .drill = "net-conn:laddr,raddr" },
 	{ .name = "net-conn",
 	  .help = "one TCP connection by process",

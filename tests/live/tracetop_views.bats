@@ -9,6 +9,7 @@ load helpers
 
 DEMOWORK=$TAPKIT_TOP/build/tests/helpers/demowork
 SYSLOOP=$TAPKIT_TOP/build/tests/helpers/sysloop
+LAT=$TAPKIT_TOP/build/tests/helpers/lat
 
 setup() {
 	require_root
@@ -150,18 +151,35 @@ loop_device() {
 	expect bytes 24576 pid="$dd" comm=dd
 }
 
-@test "tracetop sched: a task that sleeps 20 times: wakeups, switches, latency" {
+# wait_sleeping PID COMM: PID runs COMM and sleeps (blocked in its read of
+# stdin: its exec and loader done)
+wait_sleeping() {
+	local _
+	for _ in $(seq 1 200); do
+		[ "$(cat "/proc/$1/comm" 2>/dev/null)" = "$2" ] &&
+			[ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" = S ] && return 0
+		sleep 0.05
+	done
+	echo "# $2 ($1) did not start" >&2
+	return 1
+}
+
+@test "tracetop sched: a task woken 6 times: wakeups, switches, latency" {
+	# held in its read of stdin until tracing is live, so that its exec
+	# and loader (page faults that may sleep) come before
+	start_held "$LAT" wait-stdin 5 0 >"$WORK/lat.out"
+	wait_sleeping "$WL_PID" lat
 	top sched
-	"$DEMOWORK" 20 5 >/dev/null &
-	local w=$!
-	wait "$w"
+	local w=$WL_PID
+	release_workload >/dev/null
 	stop_top
-	expect wakeups 20 tid="$w" comm=demowork
-	# 20 sleeps and the exit, and any preemption
+	# the byte on stdin and 5 sleeps of 70 ms
+	expect wakeups 6 tid="$w" comm=lat
+	# as many switches away, and the exit, and any preemption
 	local sw
-	sw=$(col switches tid="$w" comm=demowork)
-	[ "$sw" -ge 21 ] || { echo "# switches $sw"; false; }
-	[ "$(col avg tid="$w" comm=demowork)" != null ]
+	sw=$(col switches tid="$w" comm=lat)
+	[ "$sw" -ge 6 ] || { echo "# switches $sw"; false; }
+	[ "$(col avg tid="$w" comm=lat)" != null ]
 }
 
 @test "tracetop sched-tid -F tid=: one thread by CPU; sched-cpu by CPU" {
@@ -228,10 +246,12 @@ time.sleep(60)' "$WORK/target.ready" &
 	expect count 7 comm=tk_exec_true filename="$f"
 	expect pid "$(cat "$WORK/last")" filename="$f"
 	expect ppid "$(cat "$WORK/parent")" filename="$f"
-	expect pcomm sh filename="$f"
 }
 
 @test "tracetop net: one TCP connection's bytes each way and its states" {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(1)
+socket.create_connection(s.getsockname()).close()' 2>/dev/null ||
+		skip "requires: loopback networking (127.0.0.1)"
 	cat >"$WORK/server.py" <<'EOF'
 import socket, sys
 s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(1)
@@ -270,7 +290,6 @@ print(n, os.getpid())' "$port" >"$WORK/client.out"
 	local server=(laddr="127.0.0.1:$port" raddr="127.0.0.1:$cport")
 	# SYN_SENT, ESTABLISHED, FIN_WAIT1, FIN_WAIT2, CLOSE
 	expect states 5 "${client[@]}"
-	expect state CLOSE "${client[@]}"
 	expect pid "$cpid" "${client[@]}"
 	# SYN_RECV, ESTABLISHED, CLOSE_WAIT, LAST_ACK, CLOSE
 	expect states 5 "${server[@]}"
@@ -324,7 +343,7 @@ print(n, os.getpid())' "$port" >"$WORK/client.out"
 @test "tracetop -b: the views print as text with their columns" {
 	run --separate-stderr timeout 30 tracetop -b -n 1 -d 0.2 exec
 	[ "$status" -eq 0 ]
-	grep -Eq '^COMM +FILENAME +COUNT +RATE +PID +PPID +PCOMM *$' <<<"$output" ||
+	grep -Eq '^COMM +FILENAME +COUNT +RATE +PID +PPID *$' <<<"$output" ||
 		{ echo "$output"; false; }
 	run --separate-stderr timeout 30 tracetop -b -n 1 -d 0.2 funcs
 	[ "$status" -eq 2 ]
