@@ -9,7 +9,6 @@ load helpers
 
 DEMOWORK=$TAPKIT_TOP/build/tests/helpers/demowork
 SYSLOOP=$TAPKIT_TOP/build/tests/helpers/sysloop
-LAT=$TAPKIT_TOP/build/tests/helpers/lat
 
 setup() {
 	require_root
@@ -164,22 +163,34 @@ wait_sleeping() {
 	return 1
 }
 
-@test "tracetop sched: a task woken 6 times: wakeups, switches, latency" {
-	# held in its read of stdin until tracing is live, so that its exec
-	# and loader (page faults that may sleep) come before
-	start_held "$LAT" wait-stdin 5 0 >"$WORK/lat.out"
-	wait_sleeping "$WL_PID" lat
+# ctxsw PID: its voluntary and involuntary context switches so far
+ctxsw() {
+	awk '/^voluntary_ctxt_switches/ { v = $2 } /^nonvoluntary_ctxt_switches/ { n = $2 }
+	     END { print v, n }' "/proc/$1/status"
+}
+
+@test "tracetop sched: a task's wakeups and switches as the kernel counts them" {
+	# it sleeps 5 times for each line on stdin, then waits for the next:
+	# what it does before tracing starts (exec, loader) is not counted
+	start_held python3 -c 'import ctypes, sys, time
+ctypes.CDLL(None).prctl(15, b"tksleeper", 0, 0, 0)
+for line in sys.stdin:
+    for i in range(5):
+        time.sleep(0.02)'
+	wait_sleeping "$WL_PID" tksleeper
 	top sched
-	local w=$WL_PID
-	release_workload >/dev/null
+	local w=$WL_PID v0 n0 v1 n1
+	read -r v0 n0 < <(ctxsw "$w")
+	printf 'go\n' >&"$WL_FD"
+	sleep 0.5
+	read -r v1 n1 < <(ctxsw "$w")
 	stop_top
-	# the byte on stdin and 5 sleeps of 70 ms
-	expect wakeups 6 tid="$w" comm=lat
-	# as many switches away, and the exit, and any preemption
-	local sw
-	sw=$(col switches tid="$w" comm=lat)
-	[ "$sw" -ge 6 ] || { echo "# switches $sw"; false; }
-	[ "$(col avg tid="$w" comm=lat)" != null ]
+	# each voluntary switch (5 sleeps, then the read) ended in one wakeup:
+	# the line, then the 5 timers
+	[ $((v1 - v0)) -ge 6 ]
+	expect wakeups $((v1 - v0)) tid="$w" comm=tksleeper
+	expect switches $((v1 - v0 + n1 - n0)) tid="$w" comm=tksleeper
+	[ "$(col avg tid="$w" comm=tksleeper)" != null ]
 }
 
 @test "tracetop sched-tid -F tid=: one thread by CPU; sched-cpu by CPU" {
@@ -329,15 +340,15 @@ print(n, os.getpid())' "$port" >"$WORK/client.out"
 
 @test "tracetop funcs-procs on a kernel function: one process's calls, timed" {
 	require_kprobes
-	[ "$(uname -m)" = x86_64 ] || skip "requires: x86_64 (the syscall's function name)"
-	local fn=__x64_sys_getppid
-	top funcs-procs "$fn" -F func="$fn"
-	"$SYSLOOP" getppid 50 &
-	local w=$!
-	wait "$w"
+	start_held "$SYSLOOP" wait-stdin getppid 11
+	top -v funcs-procs '__do_sys_getp*' -F func=__do_sys_getppid
+	local w=$WL_PID
+	release_workload
 	stop_top
-	expect calls 50 pid="$w" comm=sysloop
+	expect calls 11 pid="$w" comm=sysloop
 	[ "$(col avg pid="$w" comm=sysloop)" != null ]
+	# only the drilled function was probed
+	grep -q "'__do_sys_getppid': 1 sites of 1 names, entry and return probes" "$ERR"
 }
 
 @test "tracetop -b: the views print as text with their columns" {
