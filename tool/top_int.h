@@ -10,5 +10,12 @@ extern const struct top_feeder top_feed_syscalls;	/* raw_syscalls records */
 extern const struct top_feeder top_feed_syscount;	/* syscalls:* counted */
 extern const struct top_feeder top_feed_tp;		/* -e SYS:EVENT */
 /* further feeders: below */
+extern const struct top_feeder top_feed_files;		/* opens, reads, writes */
+extern const struct top_feeder top_feed_bio;		/* block requests */
+extern const struct top_feeder top_feed_sched;		/* run-queue latency */
+extern const struct top_feeder top_feed_signals;	/* signal_generate */
+extern const struct top_feeder top_feed_exec;		/* sched_process_exec */
+extern const struct top_feeder top_feed_net;		/* TCP connections */
+extern const struct top_feeder top_feed_funcs;		/* bcc patterns */
 
 #endif
