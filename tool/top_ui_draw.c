@@ -130,6 +130,11 @@ int ui_hist_col(struct top_ui *u, struct agtable *t, const struct agt_row *r)
 		return -1;
 	if (agt_col(t, s)->fn != AGT_KEY && agt_hist(t, r, s, u->d->mode))
 		return s;
+	/* a percentile column names the histogram best (P99 of getppid) */
+	for (c = 0; c < n; c++)
+		if ((agt_col(t, c)->fn == AGT_P99 || agt_col(t, c)->fn == AGT_P50) &&
+		    agt_hist(t, r, c, u->d->mode))
+			return c;
 	for (c = 0; c < n; c++)
 		if (agt_col(t, c)->fn != AGT_KEY && agt_hist(t, r, c, u->d->mode))
 			return c;
@@ -171,7 +176,7 @@ static void draw_header(struct top_ui *u, int *y)
 	const char *p;
 	time_t now = time(NULL);
 	struct tm tm;
-	int room;
+	int room = 0, pass;
 	size_t plen;
 
 	if (u->m->stats)
@@ -182,13 +187,23 @@ static void draw_header(struct top_ui *u, int *y)
 	p = u->m->path ? u->m->path(u->m->ctx, path, sizeof(path)) : NULL;
 	snprintf(crumbs, sizeof(crumbs), "%s%s%s", p ? p : "",
 		 u->d->filter ? " /" : "", u->d->filter ? u->d->filter : "");
-	snprintf(tail, sizeof(tail), "  ev/s %.0f  lost %llu  cpu %.1f%%  every %.1fs  [%s]%s",
-		 st.events_per_sec, (unsigned long long)st.lost, u->cpu_pct,
-		 (double)u->d->interval_ms / 1000.0, mode_name(u->d->mode),
-		 u->paused ? "  PAUSED" : "");
-	/* the path gives way first, keeping its end (the deepest crumb) */
-	room = COLS - (int)strlen(left) - (int)strlen(tail);
 	plen = strlen(crumbs);
+	/* narrow: the name goes first, then the wide spacing; then the path
+	 * gives way, keeping its end (the deepest crumb) */
+	for (pass = 0; pass < 3; pass++) {
+		const char *sp = pass < 2 ? "  " : " ";
+
+		if (pass)
+			snprintf(left, sizeof(left), "%02d:%02d:%02d%s", tm.tm_hour,
+				 tm.tm_min, tm.tm_sec, sp);
+		snprintf(tail, sizeof(tail), "%sev/s %.0f%slost %llu%scpu %.1f%%%severy %.1fs%s[%s]%s",
+			 sp, st.events_per_sec, sp, (unsigned long long)st.lost, sp,
+			 u->cpu_pct, sp, (double)u->d->interval_ms / 1000.0, sp,
+			 mode_name(u->d->mode), u->paused ? " PAUSED" : "");
+		room = COLS - (int)strlen(left) - (int)strlen(tail);
+		if (room >= (int)plen)
+			break;
+	}
 	attron(A_BOLD);
 	put(*y, 0, COLS, left, false);
 	if (room >= 4 && (int)plen > room) {
@@ -538,7 +553,7 @@ static void draw_status(struct top_ui *u, int y)
 	}
 	put(y, 0, COLS, "", false);
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		int kw = (int)strlen(keys[i][0]), lw = (int)strlen(keys[i][1]) + 1;
+		int kw = (int)strlen(keys[i][0]) + 1, lw = (int)strlen(keys[i][1]);
 
 		if (x + kw + lw > COLS)
 			break;
@@ -547,7 +562,7 @@ static void draw_status(struct top_ui *u, int y)
 		attron(u->colors ? COLOR_PAIR(CP_KEY) : A_REVERSE);
 		put(y, x, lw, keys[i][1], false);
 		attroff(u->colors ? COLOR_PAIR(CP_KEY) : A_REVERSE);
-		x += lw + 1;
+		x += lw + 2;
 	}
 }
 
