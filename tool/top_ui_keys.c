@@ -112,11 +112,11 @@ static void back(struct top_ui *u)
 	int ret;
 
 	if (!u->m->back) {
-		ui_status(u, "no view to go back to");
+		ui_status(u, "at the first view");
 		return;
 	}
 	ret = u->m->back(u->m->ctx, err, sizeof(err));
-	after_view_change(u, ret, err, "no view to go back to");
+	after_view_change(u, ret, err, "at the first view");
 }
 
 static void open_view(struct top_ui *u, const char *spec)

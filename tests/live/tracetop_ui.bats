@@ -110,6 +110,27 @@ filter() {
 	tm send-keys Enter
 }
 
+# click X Y: mouse button 1 pressed and released at column X, line Y
+# (from 0), as the terminal reports them (X10 encoding)
+click() {
+	local xy
+	xy=$(printf '%b%b' "\\x$(printf %x $((33 + $1)))" "\\x$(printf %x $((33 + $2)))")
+	tm send-keys -l "$(printf '\033[M ')$xy"
+	tm send-keys -l "$(printf '\033[M#')$xy"
+}
+
+# wait_line N REGEX: line N (from 1) of the screen matches REGEX
+wait_line() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		screen | sed -n "$1p" | grep -Eq -- "$2" && return 0
+		sleep 0.1
+	done
+	echo "# line $1 never showed /$2/:" >&2
+	screen | sed 's/^/# |/' >&2
+	return 1
+}
+
 # tt_start ARGS...: tracetop ARGS in a shell (prompt "tt$ ") in this
 # test's tmux server, 80x24; returns once tracing is live and the first
 # frame is drawn.  $TT_PID.  When it ends the shell prints "rc=STATUS".
@@ -211,6 +232,19 @@ assert_terminal_restored() {
 	[ "$(rows | awk '{ print $2 }' | paste -sd' ')" = "$b $a" ] || { screen >&2; false; }
 }
 
+@test "tracetop screen: a click on a column title sorts by it, a second inverts" {
+	wl_start tkm$$
+	tt_start -p "$WL_PID"
+	wait_line 2 '^ +PID COMM +COUNT▼ +RATE '
+	# RATE's title ends at column 40 of line 1
+	click 37 1
+	wait_line 2 '^ +PID COMM +COUNT +RATE▼ '
+	click 37 1
+	wait_line 2 '^ +PID COMM +COUNT +RATE▲ '
+	click 5 1
+	wait_line 2 '^ +PID▼ COMM +COUNT +RATE '
+}
+
 @test "tracetop screen: / filters the rows by text, Esc clears it" {
 	local a=tk$$a b=tk$$b
 	two_workloads
@@ -234,7 +268,7 @@ assert_terminal_restored() {
 
 @test "tracetop screen: Enter drills into a process, Backspace goes back" {
 	local name=tkd$$
-	wl_start "$name" 100 777
+	wl_start "$name" 100 777 50
 	tt_start -p "$WL_PID" -d 0.3 -m cumulative
 	wl_step "$name"
 	wait_screen "^ *$WL_PID +$name +101 "
@@ -247,8 +281,10 @@ assert_terminal_restored() {
 	# the thread view under it has no drill-down: it says so
 	tm send-keys Home Enter
 	# (at 80 columns the breadcrumbs give way from the left)
-	wait_screen "> pid=$WL_PID > syscall=getppid "
+	wait_screen "> syscall=getppid "
 	wait_screen '^ +TID COMM +COUNT'
+	wl_step "$name"
+	wait_screen "^ *$WL_PID +$name +50 "
 	tm send-keys Enter
 	wait_screen '^no drill-down for this view'
 	tm send-keys BSpace
@@ -349,14 +385,14 @@ assert_terminal_restored() {
 	screen | head -1 | grep -Eq '^(tracetop - )?[0-9]{2}:[0-9]{2}:[0-9]{2} +syscalls +ev/s'
 	[ "$(screen | wc -l)" -eq 24 ]
 	tm resize-window -x 200 -y 60
-	wait_screen '^tracetop - [0-9:]+  syscalls  ev/s'
+	wait_screen '^tracetop - [0-9:]+  syscalls +ev/s'
 	[ "$(screen | wc -l)" -eq 60 ]
-	screen | sed -n 60p | grep -q 'q Quit'
+	wait_line 60 'q Quit'
 	screen | grep -Eq '^ +PID COMM +COUNT▼ +RATE +ERRORS +TIME +P99 *$'
 	tm resize-window -x 80 -y 24
 	wait_screen '^(tracetop - )?[0-9]{2}:[0-9]{2}:[0-9]{2} +syscalls +ev/s'
 	[ "$(screen | wc -l)" -eq 24 ]
-	screen | sed -n 24p | grep -q 'q Quit'
+	wait_line 24 'q Quit'
 	# nothing is drawn past the 80th column
 	[ "$(screen | awk '{ if (length($0) > m) m = length($0) } END { print m }')" -le 80 ]
 }
