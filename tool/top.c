@@ -523,7 +523,7 @@ int top_drill(struct top *t, const struct agt_row *r)
 	const struct level *lv;
 	const struct top_view *dv;
 	char view[64], *fields, *save = NULL, *name;
-	char *filters[TOP_DEPTH * 4];
+	char *filters[TOP_DEPTH * 4] = { 0 };
 	int nf = 0, i, err = 0;
 
 	if (!t->depth)
