@@ -230,7 +230,8 @@ static void draw_header(struct top_ui *u, int *y)
 
 		at = (size_t)snprintf(line, sizeof(line), "lost per CPU:");
 		if (!st.lost_per_cpu)
-			snprintf(line + at, sizeof(line) - at, " not counted per CPU");
+			snprintf(line + at, sizeof(line) - at, "%s",
+				 st.lost ? " not counted per CPU" : " none");
 		for (c = 0; st.lost_per_cpu && c < st.ncpus && at + 1 < sizeof(line); c++)
 			at += (size_t)snprintf(line + at, sizeof(line) - at, " %d:%llu", c,
 					       (unsigned long long)st.lost_per_cpu[c]);

@@ -397,6 +397,55 @@ assert_terminal_restored() {
 	[ "$(screen | awk '{ if (length($0) > m) m = length($0) } END { print m }')" -le 80 ]
 }
 
+@test "tracetop screen: columns that do not fit are cut from the right, keys kept" {
+	wl_start tkn$$
+	tt_start -p "$WL_PID"
+	tm resize-window -x 46 -y 24
+	wait_line 2 '^ +PID COMM +COUNT▼ +RATE *$'
+	wait_line 24 '^F1 Help  F2 Views  F6 Sort  / Filter'
+	tm resize-window -x 26 -y 24
+	wait_line 2 '^ +PID COMM *$'
+}
+
+@test "tracetop screen: L shows the lost events per CPU" {
+	wl_start tkl$$
+	tt_start -p "$WL_PID"
+	tm send-keys L
+	wait_line 2 '^lost per CPU: '
+	wait_line 3 '^ +PID COMM +COUNT'
+	tm send-keys L
+	wait_line 2 '^ +PID COMM +COUNT'
+}
+
+@test "tracetop screen: -n N ends after N intervals; Ctrl-C ends it too" {
+	wl_start tki$$
+	tt_start -p "$WL_PID" -n 3 -d 0.2
+	wait_screen '^rc=0$'
+	tt_ended
+	assert_clean "$TT_PID"
+	assert_terminal_restored
+	tm send-keys -l "clear"
+	tm send-keys Enter
+	wait_screen_not '^rc=0$'
+	tm send-keys -l "sh -c 'echo \$\$ >$BATS_TEST_TMPDIR/tt.pid; exec tracetop -p $WL_PID'; echo rc=\$?"
+	tm send-keys Enter
+	wait_screen 'q Quit'
+	TT_PID=$(cat "$BATS_TEST_TMPDIR/tt.pid")
+	tm send-keys C-c
+	wait_screen '^rc=0$'
+	tt_ended
+	assert_clean "$TT_PID"
+	assert_terminal_restored
+}
+
+@test "tracetop screen: the sort arrow is v or ^ outside UTF-8 locales" {
+	wl_start tka$$
+	LANG=C LC_ALL=C tt_start -p "$WL_PID"
+	wait_line 2 '^ +PID COMM +COUNTv +RATE '
+	tm send-keys I
+	wait_line 2 '^ +PID COMM +COUNT\^ +RATE '
+}
+
 @test "tracetop screen: SIGTERM restores the terminal and cleans tracefs" {
 	wl_start tkt$$
 	tt_start -p "$WL_PID"
