@@ -131,6 +131,21 @@ wait_line() {
 	return 1
 }
 
+# bar_on NAME: the selection bar (a cyan or reverse-video line) is on the
+# row of NAME, and on no other
+bar_on() {
+	local i lines
+	for ((i = 0; i < 50; i++)); do
+		lines=$(tm capture-pane -p -e | grep -a -E $'\e\\[(46|7)m +[0-9]+ ')
+		[ "$(printf '%s\n' "$lines" | grep -c .)" -eq 1 ] &&
+			grep -q " $1 " <<<"$lines" && return 0
+		sleep 0.1
+	done
+	echo "# the bar is not on $1 alone:" >&2
+	tm capture-pane -p -e | cat -v | sed 's/^/# |/' >&2
+	return 1
+}
+
 # tt_start ARGS...: tracetop ARGS in a shell (prompt "tt$ ") in this
 # test's tmux server, 80x24; returns once tracing is live and the first
 # frame is drawn.  $TT_PID.  When it ends the shell prints "rc=STATUS".
@@ -230,6 +245,23 @@ assert_terminal_restored() {
 	tm send-keys Home Down Enter
 	wait_screen '^ +PID COMM▼ +COUNT +RATE '
 	[ "$(rows | awk '{ print $2 }' | paste -sd' ')" = "$b $a" ] || { screen >&2; false; }
+}
+
+@test "tracetop screen: the selection stays on its row's key when the order changes" {
+	local a=tk$$a b=tk$$b
+	two_workloads
+	tt_start -d 0.3 -m cumulative -c "$TWO"
+	filter "tk$$"
+	wait_line 3 "^ *[0-9]+ +$b +3[0-9]{3} "
+	wait_line 4 "^ *[0-9]+ +$a +1[0-9]{3} "
+	bar_on "$b"
+	tm send-keys Down
+	bar_on "$a"
+	tm send-keys I
+	wait_line 3 "^ *[0-9]+ +$a +1[0-9]{3} "
+	bar_on "$a"
+	tm send-keys End
+	bar_on "$b"
 }
 
 @test "tracetop screen: a click on a column title sorts by it, a second inverts" {
