@@ -535,8 +535,8 @@ static void draw_status(struct top_ui *u, int y)
 				     u->input == UI_IN_DELAY ? "interval (seconds): " : "";
 
 		if (u->input == UI_IN_ARG)
-			snprintf(line, sizeof(line), "%s: %.*s_", u->arg_view,
-				 (int)u->inlen, u->in);
+			snprintf(line, sizeof(line), "%s %s: %.*s_", u->arg_view,
+				 u->arg_name, (int)u->inlen, u->in);
 		else
 			snprintf(line, sizeof(line), "%s%.*s_", prompt, (int)u->inlen, u->in);
 		put(y, 0, COLS, line, false);

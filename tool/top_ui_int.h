@@ -80,6 +80,7 @@ struct top_ui {
 	char in[UI_LINE_MAX];		/* the text typed at the prompt */
 	size_t inlen;
 	char arg_view[128];		/* UI_IN_ARG: the view it is for */
+	char arg_name[64];		/* ... and what it asks: "PATTERN" */
 	char filter[UI_LINE_MAX];	/* the applied text filter */
 	char status[UI_LINE_MAX];	/* a message until the next key */
 

@@ -158,7 +158,11 @@ static void choose_view(struct top_ui *u)
 		return;
 	u->overlay = UI_OV_NONE;
 	if (view_needs_arg(name, base, sizeof(base))) {
+		/* the prompt names the argument: the model's placeholder,
+		 * or "argument" */
 		snprintf(u->arg_view, sizeof(u->arg_view), "%s", base);
+		snprintf(u->arg_name, sizeof(u->arg_name), "%s",
+			 strchr(name, ' ') ? strchr(name, ' ') + 1 : "argument");
 		u->input = UI_IN_ARG;
 		u->inlen = 0;
 		return;

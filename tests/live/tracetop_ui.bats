@@ -342,6 +342,19 @@ assert_terminal_restored() {
 	# getppid() is syscall 110 on x86_64, 173 on arm64
 	wait_screen "^ *[0-9]+\.[0-9]{6} +[0-9]+ +$WL_PID sys_exit: NR [0-9]+ = "
 	[ "$(screen | grep -Ec " $WL_PID sys_exit: NR [0-9]+ = ")" -ge 5 ]
+	# Up scrolls back: the last line shown is an older event; End returns
+	local last older
+	last=$(screen | grep -E " $WL_PID sys_exit: " | tail -1 | awk '{ print $1 }')
+	tm send-keys Up Up
+	wait_line 23 "^ *[0-9]+\.[0-9]{6} .* $WL_PID sys_exit: "
+	for _ in $(seq 1 50); do
+		older=$(screen | grep -E " $WL_PID sys_exit: " | tail -1 | awk '{ print $1 }')
+		[ "$older" != "$last" ] && break
+		sleep 0.1
+	done
+	awk -v a="$older" -v b="$last" 'BEGIN { exit !(a < b) }' || { screen >&2; false; }
+	tm send-keys End
+	wait_line 23 "^ *$last "
 	tm send-keys e
 	wait_screen_not '^raw events'
 	tm send-keys Enter
