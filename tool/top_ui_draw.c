@@ -93,7 +93,11 @@ static int put(int y, int x, int w, const char *s, bool right)
 	return w;
 }
 
-int ui_sort_col(struct top_ui *u, struct agtable *t)
+/**
+ * top_ui_sort_col() - the column sorted on: the display's, else the view's
+ * default, else the first value column.
+ */
+int top_ui_sort_col(struct top_ui *u, struct agtable *t)
 {
 	int n = agt_ncols(t), c = u->d->sort_col;
 
@@ -108,23 +112,35 @@ int ui_sort_col(struct top_ui *u, struct agtable *t)
 	return 0;
 }
 
-void ui_view_opts(struct top_ui *u, struct agtable *t, struct agt_view_opts *vo)
+/**
+ * top_ui_view_opts() - the listing options of the display (mode, sort,
+ * text filter) for agt_rows().
+ */
+void top_ui_view_opts(struct top_ui *u, struct agtable *t, struct agt_view_opts *vo)
 {
 	memset(vo, 0, sizeof(*vo));
 	vo->mode = u->d->mode;
-	vo->sort_col = ui_sort_col(u, t);
+	vo->sort_col = top_ui_sort_col(u, t);
 	vo->ascending = u->d->ascending;
 	vo->filter = u->d->filter;
 }
 
-struct agt_row *ui_cur_row(struct top_ui *u, struct agtable *t)
+/**
+ * top_ui_cur_row() - the row under the selection bar, or NULL.
+ */
+struct agt_row *top_ui_cur_row(struct top_ui *u, struct agtable *t)
 {
 	return u->have_cur ? agt_row_find(t, u->cur_id) : NULL;
 }
 
-int ui_hist_col(struct top_ui *u, struct agtable *t, const struct agt_row *r)
+/**
+ * top_ui_hist_col() - the column whose histogram the H pane shows for @r:
+ * the sort column if it keeps one, else a percentile column, else any
+ * column with one; -1 when none does.
+ */
+int top_ui_hist_col(struct top_ui *u, struct agtable *t, const struct agt_row *r)
 {
-	int c, n = agt_ncols(t), s = ui_sort_col(u, t);
+	int c, n = agt_ncols(t), s = top_ui_sort_col(u, t);
 
 	if (!r)
 		return -1;
@@ -273,7 +289,7 @@ static void layout(struct top_ui *u, struct agtable *t)
 
 static void draw_titles(struct top_ui *u, struct agtable *t, int y)
 {
-	int i, sort = ui_sort_col(u, t);
+	int i, sort = top_ui_sort_col(u, t);
 	const char *arrow = u->utf8 ? (u->d->ascending ? "\u25b2" : "\u25bc") :
 			    (u->d->ascending ? "^" : "v");
 
@@ -319,7 +335,7 @@ static void draw_rows(struct top_ui *u, struct agtable *t, int y0, int y1)
 	size_t n, i;
 	int page = y1 - y0;
 
-	ui_view_opts(u, t, &vo);
+	top_ui_view_opts(u, t, &vo);
 	n = agt_rows(t, &vo, &rows);
 	if (u->have_sel)
 		for (i = 0; i < n; i++)
@@ -378,7 +394,7 @@ static void draw_events(struct top_ui *u, struct agtable *t, int y0, int y1)
 
 static void draw_hist(struct top_ui *u, struct agtable *t, int y0, int y1)
 {
-	struct agt_row *r = ui_cur_row(u, t);
+	struct agt_row *r = top_ui_cur_row(u, t);
 	const struct hist_log2 *h = NULL;
 	const struct agt_col *col;
 	char title[UI_LINE_MAX], keys[UI_LINE_MAX], lo[32], hi[32], line[UI_LINE_MAX];
@@ -386,7 +402,7 @@ static void draw_hist(struct top_ui *u, struct agtable *t, int y0, int y1)
 	int c = u->hist_col, first = -1, last = -1, s, y, bw;
 
 	if (r && (c < 0 || c >= agt_ncols(t) || !agt_hist(t, r, c, u->d->mode)))
-		c = u->hist_col = ui_hist_col(u, t, r);
+		c = u->hist_col = top_ui_hist_col(u, t, r);
 	if (r && c >= 0)
 		h = agt_hist(t, r, c, u->d->mode);
 	if (!h) {
@@ -507,7 +523,7 @@ static void draw_sort(struct top_ui *u, struct agtable *t, int y0, int y1)
 {
 	char line[UI_LINE_MAX];
 	size_t i, first;
-	int y = y0 + 1, sort = ui_sort_col(u, t);
+	int y = y0 + 1, sort = top_ui_sort_col(u, t);
 
 	pane_title(u, y0, "sort by   Enter choose   Esc close");
 	u->menu_len = (size_t)agt_ncols(t);
@@ -567,7 +583,11 @@ static void draw_status(struct top_ui *u, int y)
 	}
 }
 
-void ui_draw(struct top_ui *u)
+/**
+ * top_ui_draw() - one frame: drawn whole into curses' buffer, of which
+ * doupdate() sends only the cells that changed.
+ */
+void top_ui_draw(struct top_ui *u)
 {
 	struct agtable *t;
 	int y = 0, bottom, split;
