@@ -474,7 +474,8 @@ static int open_level(struct top *t, struct level *lv)
 		err = errmsg(t->err, sizeof(t->err), -EIO, "%s", session_error(t->s));
 		goto out_feed;
 	}
-	t->events = 0;
+	t->events = t->events_last = 0;
+	t->interval_ns = 0;
 	return 0;
 
 out_feed:
