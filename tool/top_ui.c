@@ -112,6 +112,7 @@ void top_ui_view_changed(struct top_ui *u)
 	u->d->filter = NULL;
 	u->have_sel = u->have_cur = false;
 	u->sel = u->top = 0;
+	memset(u->colw, 0, sizeof(u->colw));
 	if (u->pane == UI_PANE_EVENTS && u->m->watch)
 		u->m->watch(u->m->ctx, NULL);
 	u->pane = UI_PANE_NONE;

@@ -272,6 +272,8 @@ static void layout(struct top_ui *u, struct agtable *t)
 				continue;
 			if (w < tw)
 				w = tw;
+			if (w < u->colw[c])
+				w = u->colw[c];
 			if (x + sep + w > COLS) {
 				if (!is_text(col) || COLS - x - sep < 4)
 					return;
@@ -285,6 +287,71 @@ static void layout(struct top_ui *u, struct agtable *t)
 			x += w;
 		}
 	}
+}
+
+/* The cells @s takes on the screen. */
+static int text_width(const char *s)
+{
+	mbstate_t st;
+	size_t len = strlen(s);
+	int w = 0, cw;
+
+	memset(&st, 0, sizeof(st));
+	while (len) {
+		wchar_t wc;
+		size_t k = mbrtowc(&wc, s, len, &st);
+
+		if (k == (size_t)-1 || k == (size_t)-2) {
+			memset(&st, 0, sizeof(st));
+			k = 1;
+			cw = 1;
+		} else if (k == 0) {
+			break;
+		} else {
+			cw = wcwidth(wc);
+			if (cw < 0)
+				cw = 1;
+		}
+		w += cw;
+		s += k;
+		len -= k;
+	}
+	return w;
+}
+
+/*
+ * A number wider than its column (a rate of millions a second) widens the
+ * column for the rest of the view rather than being cut; text columns keep
+ * their width.  True when a column grew.
+ */
+static bool grow_widths(struct top_ui *u, struct agtable *t,
+			struct agt_row *const *rows, size_t n)
+{
+	char cell[AGT_STR_MAX * 4 + 8];
+	bool grew = false;
+	size_t i;
+	int c, w;
+
+	for (c = 0; c < agt_ncols(t); c++) {
+		const struct agt_col *col = agt_col(t, c);
+		int have = agt_width(t, c);
+
+		if (is_text(col))
+			continue;
+		if (have < (int)strlen(col->title) + 1)
+			have = (int)strlen(col->title) + 1;
+		if (have < u->colw[c])
+			have = u->colw[c];
+		for (i = 0; i < n; i++) {
+			agt_cell(t, rows[i], c, u->d->mode, cell, sizeof(cell));
+			w = text_width(cell);
+			if (w > have) {
+				have = u->colw[c] = w;
+				grew = true;
+			}
+		}
+	}
+	return grew;
 }
 
 static void draw_titles(struct top_ui *u, struct agtable *t, int y)
@@ -357,6 +424,11 @@ static void draw_rows(struct top_ui *u, struct agtable *t, int y0, int y1)
 	if (u->top + (size_t)u->page > n)
 		u->top = n > (size_t)u->page ? n - (size_t)u->page : 0;
 	u->table_y0 = y0;
+	if (n && grow_widths(u, t, rows + u->top,
+			     n - u->top < (size_t)page ? n - u->top : (size_t)page)) {
+		layout(u, t);
+		draw_titles(u, t, y0 - 1);
+	}
 	for (i = u->top; i < n && (int)(i - u->top) < page; i++)
 		draw_row(u, t, rows[i], y0 + (int)(i - u->top), i == u->sel);
 	if (!n && page > 0)

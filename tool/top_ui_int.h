@@ -91,6 +91,8 @@ struct top_ui {
 	int col_of[AGT_MAX_COLS];
 	int col_x0[AGT_MAX_COLS], col_x1[AGT_MAX_COLS];
 	int table_y0;			/* first row's line */
+	int colw[AGT_MAX_COLS];		/* number columns widened for their
+					 * values (this view) */
 };
 
 extern struct top_ui top_ui;
