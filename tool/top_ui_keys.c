@@ -132,42 +132,50 @@ static void open_view(struct top_ui *u, const char *spec)
 	after_view_change(u, ret, err, NULL);
 }
 
-/*
- * Does the view named @name take an argument?  A model may list it as
- * "NAME ARG" (the placeholder after a space); the built-in views say so in
- * their table (needs_arg).
- */
-static bool view_needs_arg(const char *name, char *base, size_t len)
+static void ask_arg(struct top_ui *u, const char *view, const char *what)
 {
-	const char *sp = strchr(name, ' ');
-	const struct top_view *v;
-
-	snprintf(base, len, "%.*s", sp ? (int)(sp - name) : (int)strlen(name), name);
-	if (sp)
-		return true;
-	v = top_view_find(base);
-	return v && v->needs_arg;
+	snprintf(u->arg_view, sizeof(u->arg_view), "%s", view);
+	snprintf(u->arg_name, sizeof(u->arg_name), "%s", what);
+	u->input = UI_IN_ARG;
+	u->inlen = 0;
 }
 
+/*
+ * Enter in the view menu.  A view that takes an argument is asked for it
+ * on the status line, then opened as "NAME ARG": a model may list it as
+ * "NAME PLACEHOLDER", and the engine refuses a built-in view that needs
+ * one (needs_arg) with -EINVAL.  A script's array that happens to share
+ * a built-in view's name opens as it is.
+ */
 static void choose_view(struct top_ui *u)
 {
-	const char *name, *help;
-	char base[sizeof(u->arg_view)];
+	const char *name, *help, *sp;
+	const struct top_view *v;
+	char err[UI_LINE_MAX] = "";
+	int ret;
 
 	if (!u->m->view_at || !u->m->view_at(u->m->ctx, u->menu_sel, &name, &help))
 		return;
 	u->overlay = UI_OV_NONE;
-	if (view_needs_arg(name, base, sizeof(base))) {
-		/* the prompt names the argument: the model's placeholder,
-		 * or "argument" */
-		snprintf(u->arg_view, sizeof(u->arg_view), "%s", base);
-		snprintf(u->arg_name, sizeof(u->arg_name), "%s",
-			 strchr(name, ' ') ? strchr(name, ' ') + 1 : "argument");
-		u->input = UI_IN_ARG;
-		u->inlen = 0;
+	sp = strchr(name, ' ');
+	if (sp) {
+		char base[sizeof(u->arg_view)];
+
+		snprintf(base, sizeof(base), "%.*s", (int)(sp - name), name);
+		ask_arg(u, base, sp + 1);
 		return;
 	}
-	open_view(u, base);
+	if (!u->m->open) {
+		top_ui_status(u, "no other views");
+		return;
+	}
+	ret = u->m->open(u->m->ctx, name, err, sizeof(err));
+	v = top_view_find(name);
+	if (ret == -EINVAL && v && v->needs_arg) {
+		ask_arg(u, name, "argument");
+		return;
+	}
+	after_view_change(u, ret, err, NULL);
 }
 
 static void toggle_events(struct top_ui *u)

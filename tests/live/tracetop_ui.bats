@@ -385,6 +385,27 @@ assert_terminal_restored() {
 	wait_screen '^getppid +2500 '
 }
 
+@test "tracetop screen: a view that takes an argument asks for it (funcs PATTERN)" {
+	local name=tkg$$ views i n
+	tracetop -l | grep -q '^funcs ' || skip "requires: the funcs view"
+	# the menu lists the views tracetop -l lists, drill-downs left out
+	views=$(tracetop -l | awk '/^[a-z]/ && !/\(drill-down\)$/ { print $1 }')
+	n=$(grep -nx funcs <<<"$views" | cut -d: -f1)
+	wl_start "$name" 20
+	tt_start -p "$WL_PID" -d 0.3 -m cumulative
+	tm send-keys v
+	wait_screen '^  funcs '
+	for ((i = 1; i < n; i++)); do tm send-keys Down; done
+	tm send-keys Enter
+	wait_screen '^funcs argument: _'
+	# calls makes its getppid() calls through libc's syscall()
+	tm send-keys -l 'c:syscall'
+	tm send-keys Enter
+	wait_screen '^(tracetop - )?[0-9:]+ +funcs c:syscall '
+	wl_step "$name"
+	wait_screen '^syscall +20 '
+}
+
 @test "tracetop screen: p freezes the display while counting goes on" {
 	local name=tkp$$
 	wl_start "$name" 100 200
