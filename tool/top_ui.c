@@ -63,7 +63,10 @@ static uint64_t cpu_us(void)
 	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
 }
 
-void ui_status(struct top_ui *u, const char *fmt, ...)
+/**
+ * top_ui_status() - a message on the status line, shown until the next key.
+ */
+void top_ui_status(struct top_ui *u, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -72,7 +75,11 @@ void ui_status(struct top_ui *u, const char *fmt, ...)
 	va_end(ap);
 }
 
-void ui_quit(struct top_ui *u)
+/**
+ * top_ui_quit() - stop the command's loop (q, the -n count, a closed
+ * terminal); the command then ends and top_ui_end() runs.
+ */
+void top_ui_quit(struct top_ui *u)
 {
 	/* tool_stop() reaches the loop tool_run() runs; ours is the same
 	 * one, and stopping it directly also works without tool_run() */
@@ -80,7 +87,11 @@ void ui_quit(struct top_ui *u)
 	loop_stop(u->l);
 }
 
-void ui_rearm(struct top_ui *u)
+/**
+ * top_ui_rearm() - the next tick after d->interval_ms from now (at least
+ * 100 ms): at every tick, and when d changes the interval.
+ */
+void top_ui_rearm(struct top_ui *u)
 {
 	if (u->d->interval_ms < 100)
 		u->d->interval_ms = 100;
@@ -88,7 +99,12 @@ void ui_rearm(struct top_ui *u)
 		loop_timer_arm(u->timer_fd, u->d->interval_ms);
 }
 
-void ui_view_changed(struct top_ui *u)
+/**
+ * top_ui_view_changed() - after a drill-down, Backspace or the view menu:
+ * the view's default sort, no selection, text filter or pane, and a fresh
+ * interval from now.
+ */
+void top_ui_view_changed(struct top_ui *u)
 {
 	u->d->sort_col = -1;
 	u->d->ascending = false;
@@ -96,6 +112,7 @@ void ui_view_changed(struct top_ui *u)
 	u->d->filter = NULL;
 	u->have_sel = u->have_cur = false;
 	u->sel = u->top = 0;
+	memset(u->colw, 0, sizeof(u->colw));
 	if (u->pane == UI_PANE_EVENTS && u->m->watch)
 		u->m->watch(u->m->ctx, NULL);
 	u->pane = UI_PANE_NONE;
@@ -103,10 +120,13 @@ void ui_view_changed(struct top_ui *u)
 	/* the new view's first interval starts now */
 	u->last_ns = now_ns();
 	u->last_cpu_us = cpu_us();
-	ui_rearm(u);
+	top_ui_rearm(u);
 }
 
-void ui_resize(struct top_ui *u)
+/**
+ * top_ui_resize() - take the terminal's size (TIOCGWINSZ) when it changed.
+ */
+void top_ui_resize(struct top_ui *u)
 {
 	struct winsize ws;
 
@@ -137,14 +157,14 @@ static int on_timer(struct loop *l, int fd, void *arg)
 		return 0;
 	if (!u->active)
 		return 0;
-	ui_rearm(u);
+	top_ui_rearm(u);
 	on_tick_work(u);
 	/* a SIGWINCH another thread took still resizes at the next tick */
-	ui_resize(u);
+	top_ui_resize(u);
 	if (!u->paused)
-		ui_draw(u);
+		top_ui_draw(u);
 	if (u->d->count > 0 && u->ticks >= u->d->count)
-		ui_quit(u);
+		top_ui_quit(u);
 	return 0;
 }
 
@@ -157,8 +177,8 @@ static int on_winch(struct loop *l, int fd, void *arg)
 		;
 	if (!u->active)
 		return 0;
-	ui_resize(u);
-	ui_draw(u);
+	top_ui_resize(u);
+	top_ui_draw(u);
 	return 0;
 }
 
@@ -171,18 +191,18 @@ static int on_key(struct loop *l, int fd, void *arg)
 	if (!u->active)
 		return 0;
 	while ((ch = getch()) != ERR) {
-		ui_key(u, ch);
+		top_ui_key(u, ch);
 		n++;
 		if (!u->active)
 			return 0;
 	}
 	if (!n && poll(&p, 1, 0) == 1 && (p.revents & (POLLHUP | POLLERR | POLLNVAL))) {
 		/* the terminal went away (its SIGHUP stops the loop too) */
-		ui_quit(u);
+		top_ui_quit(u);
 		return 0;
 	}
 	if (n)
-		ui_draw(u);
+		top_ui_draw(u);
 	return 0;
 }
 
@@ -294,7 +314,7 @@ int top_ui_start(const struct top_model *m, struct top_display *d,
 	}
 	u->last_ns = now_ns();
 	u->last_cpu_us = cpu_us();
-	ui_draw(u);
+	top_ui_draw(u);
 	return 0;
 
 out_end:

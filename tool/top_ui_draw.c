@@ -93,7 +93,11 @@ static int put(int y, int x, int w, const char *s, bool right)
 	return w;
 }
 
-int ui_sort_col(struct top_ui *u, struct agtable *t)
+/**
+ * top_ui_sort_col() - the column sorted on: the display's, else the view's
+ * default, else the first value column.
+ */
+int top_ui_sort_col(struct top_ui *u, struct agtable *t)
 {
 	int n = agt_ncols(t), c = u->d->sort_col;
 
@@ -108,28 +112,45 @@ int ui_sort_col(struct top_ui *u, struct agtable *t)
 	return 0;
 }
 
-void ui_view_opts(struct top_ui *u, struct agtable *t, struct agt_view_opts *vo)
+/**
+ * top_ui_view_opts() - the listing options of the display (mode, sort,
+ * text filter) for agt_rows().
+ */
+void top_ui_view_opts(struct top_ui *u, struct agtable *t, struct agt_view_opts *vo)
 {
 	memset(vo, 0, sizeof(*vo));
 	vo->mode = u->d->mode;
-	vo->sort_col = ui_sort_col(u, t);
+	vo->sort_col = top_ui_sort_col(u, t);
 	vo->ascending = u->d->ascending;
 	vo->filter = u->d->filter;
 }
 
-struct agt_row *ui_cur_row(struct top_ui *u, struct agtable *t)
+/**
+ * top_ui_cur_row() - the row under the selection bar, or NULL.
+ */
+struct agt_row *top_ui_cur_row(struct top_ui *u, struct agtable *t)
 {
 	return u->have_cur ? agt_row_find(t, u->cur_id) : NULL;
 }
 
-int ui_hist_col(struct top_ui *u, struct agtable *t, const struct agt_row *r)
+/**
+ * top_ui_hist_col() - the column whose histogram the H pane shows for @r:
+ * the sort column if it keeps one, else a percentile column, else any
+ * column with one; -1 when none does.
+ */
+int top_ui_hist_col(struct top_ui *u, struct agtable *t, const struct agt_row *r)
 {
-	int c, n = agt_ncols(t), s = ui_sort_col(u, t);
+	int c, n = agt_ncols(t), s = top_ui_sort_col(u, t);
 
 	if (!r)
 		return -1;
 	if (agt_col(t, s)->fn != AGT_KEY && agt_hist(t, r, s, u->d->mode))
 		return s;
+	/* a percentile column names the histogram best (P99 of getppid) */
+	for (c = 0; c < n; c++)
+		if ((agt_col(t, c)->fn == AGT_P99 || agt_col(t, c)->fn == AGT_P50) &&
+		    agt_hist(t, r, c, u->d->mode))
+			return c;
 	for (c = 0; c < n; c++)
 		if (agt_col(t, c)->fn != AGT_KEY && agt_hist(t, r, c, u->d->mode))
 			return c;
@@ -171,7 +192,7 @@ static void draw_header(struct top_ui *u, int *y)
 	const char *p;
 	time_t now = time(NULL);
 	struct tm tm;
-	int room;
+	int room = 0, pass;
 	size_t plen;
 
 	if (u->m->stats)
@@ -182,13 +203,23 @@ static void draw_header(struct top_ui *u, int *y)
 	p = u->m->path ? u->m->path(u->m->ctx, path, sizeof(path)) : NULL;
 	snprintf(crumbs, sizeof(crumbs), "%s%s%s", p ? p : "",
 		 u->d->filter ? " /" : "", u->d->filter ? u->d->filter : "");
-	snprintf(tail, sizeof(tail), "  ev/s %.0f  lost %llu  cpu %.1f%%  every %.1fs  [%s]%s",
-		 st.events_per_sec, (unsigned long long)st.lost, u->cpu_pct,
-		 (double)u->d->interval_ms / 1000.0, mode_name(u->d->mode),
-		 u->paused ? "  PAUSED" : "");
-	/* the path gives way first, keeping its end (the deepest crumb) */
-	room = COLS - (int)strlen(left) - (int)strlen(tail);
 	plen = strlen(crumbs);
+	/* narrow: the name goes first, then the wide spacing; then the path
+	 * gives way, keeping its end (the deepest crumb) */
+	for (pass = 0; pass < 3; pass++) {
+		const char *sp = pass < 2 ? "  " : " ";
+
+		if (pass)
+			snprintf(left, sizeof(left), "%02d:%02d:%02d%s", tm.tm_hour,
+				 tm.tm_min, tm.tm_sec, sp);
+		snprintf(tail, sizeof(tail), "%sev/s %.0f%slost %llu%scpu %.1f%%%severy %.1fs%s[%s]%s",
+			 sp, st.events_per_sec, sp, (unsigned long long)st.lost, sp,
+			 u->cpu_pct, sp, (double)u->d->interval_ms / 1000.0, sp,
+			 mode_name(u->d->mode), u->paused ? " PAUSED" : "");
+		room = COLS - (int)strlen(left) - (int)strlen(tail);
+		if (room >= (int)plen)
+			break;
+	}
 	attron(A_BOLD);
 	put(*y, 0, COLS, left, false);
 	if (room >= 4 && (int)plen > room) {
@@ -215,7 +246,8 @@ static void draw_header(struct top_ui *u, int *y)
 
 		at = (size_t)snprintf(line, sizeof(line), "lost per CPU:");
 		if (!st.lost_per_cpu)
-			snprintf(line + at, sizeof(line) - at, " not counted per CPU");
+			snprintf(line + at, sizeof(line) - at, "%s",
+				 st.lost ? " not counted per CPU" : " none");
 		for (c = 0; st.lost_per_cpu && c < st.ncpus && at + 1 < sizeof(line); c++)
 			at += (size_t)snprintf(line + at, sizeof(line) - at, " %d:%llu", c,
 					       (unsigned long long)st.lost_per_cpu[c]);
@@ -240,6 +272,8 @@ static void layout(struct top_ui *u, struct agtable *t)
 				continue;
 			if (w < tw)
 				w = tw;
+			if (w < u->colw[c])
+				w = u->colw[c];
 			if (x + sep + w > COLS) {
 				if (!is_text(col) || COLS - x - sep < 4)
 					return;
@@ -255,9 +289,74 @@ static void layout(struct top_ui *u, struct agtable *t)
 	}
 }
 
+/* The cells @s takes on the screen. */
+static int text_width(const char *s)
+{
+	mbstate_t st;
+	size_t len = strlen(s);
+	int w = 0, cw;
+
+	memset(&st, 0, sizeof(st));
+	while (len) {
+		wchar_t wc;
+		size_t k = mbrtowc(&wc, s, len, &st);
+
+		if (k == (size_t)-1 || k == (size_t)-2) {
+			memset(&st, 0, sizeof(st));
+			k = 1;
+			cw = 1;
+		} else if (k == 0) {
+			break;
+		} else {
+			cw = wcwidth(wc);
+			if (cw < 0)
+				cw = 1;
+		}
+		w += cw;
+		s += k;
+		len -= k;
+	}
+	return w;
+}
+
+/*
+ * A number wider than its column (a rate of millions a second) widens the
+ * column for the rest of the view rather than being cut; text columns keep
+ * their width.  True when a column grew.
+ */
+static bool grow_widths(struct top_ui *u, struct agtable *t,
+			struct agt_row *const *rows, size_t n)
+{
+	char cell[AGT_STR_MAX * 4 + 8];
+	bool grew = false;
+	size_t i;
+	int c, w;
+
+	for (c = 0; c < agt_ncols(t); c++) {
+		const struct agt_col *col = agt_col(t, c);
+		int have = agt_width(t, c);
+
+		if (is_text(col))
+			continue;
+		if (have < (int)strlen(col->title) + 1)
+			have = (int)strlen(col->title) + 1;
+		if (have < u->colw[c])
+			have = u->colw[c];
+		for (i = 0; i < n; i++) {
+			agt_cell(t, rows[i], c, u->d->mode, cell, sizeof(cell));
+			w = text_width(cell);
+			if (w > have) {
+				have = u->colw[c] = w;
+				grew = true;
+			}
+		}
+	}
+	return grew;
+}
+
 static void draw_titles(struct top_ui *u, struct agtable *t, int y)
 {
-	int i, sort = ui_sort_col(u, t);
+	int i, sort = top_ui_sort_col(u, t);
 	const char *arrow = u->utf8 ? (u->d->ascending ? "\u25b2" : "\u25bc") :
 			    (u->d->ascending ? "^" : "v");
 
@@ -303,7 +402,7 @@ static void draw_rows(struct top_ui *u, struct agtable *t, int y0, int y1)
 	size_t n, i;
 	int page = y1 - y0;
 
-	ui_view_opts(u, t, &vo);
+	top_ui_view_opts(u, t, &vo);
 	n = agt_rows(t, &vo, &rows);
 	if (u->have_sel)
 		for (i = 0; i < n; i++)
@@ -325,6 +424,11 @@ static void draw_rows(struct top_ui *u, struct agtable *t, int y0, int y1)
 	if (u->top + (size_t)u->page > n)
 		u->top = n > (size_t)u->page ? n - (size_t)u->page : 0;
 	u->table_y0 = y0;
+	if (n && grow_widths(u, t, rows + u->top,
+			     n - u->top < (size_t)page ? n - u->top : (size_t)page)) {
+		layout(u, t);
+		draw_titles(u, t, y0 - 1);
+	}
 	for (i = u->top; i < n && (int)(i - u->top) < page; i++)
 		draw_row(u, t, rows[i], y0 + (int)(i - u->top), i == u->sel);
 	if (!n && page > 0)
@@ -362,7 +466,7 @@ static void draw_events(struct top_ui *u, struct agtable *t, int y0, int y1)
 
 static void draw_hist(struct top_ui *u, struct agtable *t, int y0, int y1)
 {
-	struct agt_row *r = ui_cur_row(u, t);
+	struct agt_row *r = top_ui_cur_row(u, t);
 	const struct hist_log2 *h = NULL;
 	const struct agt_col *col;
 	char title[UI_LINE_MAX], keys[UI_LINE_MAX], lo[32], hi[32], line[UI_LINE_MAX];
@@ -370,7 +474,7 @@ static void draw_hist(struct top_ui *u, struct agtable *t, int y0, int y1)
 	int c = u->hist_col, first = -1, last = -1, s, y, bw;
 
 	if (r && (c < 0 || c >= agt_ncols(t) || !agt_hist(t, r, c, u->d->mode)))
-		c = u->hist_col = ui_hist_col(u, t, r);
+		c = u->hist_col = top_ui_hist_col(u, t, r);
 	if (r && c >= 0)
 		h = agt_hist(t, r, c, u->d->mode);
 	if (!h) {
@@ -491,7 +595,7 @@ static void draw_sort(struct top_ui *u, struct agtable *t, int y0, int y1)
 {
 	char line[UI_LINE_MAX];
 	size_t i, first;
-	int y = y0 + 1, sort = ui_sort_col(u, t);
+	int y = y0 + 1, sort = top_ui_sort_col(u, t);
 
 	pane_title(u, y0, "sort by   Enter choose   Esc close");
 	u->menu_len = (size_t)agt_ncols(t);
@@ -519,8 +623,8 @@ static void draw_status(struct top_ui *u, int y)
 				     u->input == UI_IN_DELAY ? "interval (seconds): " : "";
 
 		if (u->input == UI_IN_ARG)
-			snprintf(line, sizeof(line), "%s: %.*s_", u->arg_view,
-				 (int)u->inlen, u->in);
+			snprintf(line, sizeof(line), "%s %s: %.*s_", u->arg_view,
+				 u->arg_name, (int)u->inlen, u->in);
 		else
 			snprintf(line, sizeof(line), "%s%.*s_", prompt, (int)u->inlen, u->in);
 		put(y, 0, COLS, line, false);
@@ -538,7 +642,7 @@ static void draw_status(struct top_ui *u, int y)
 	}
 	put(y, 0, COLS, "", false);
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		int kw = (int)strlen(keys[i][0]), lw = (int)strlen(keys[i][1]) + 1;
+		int kw = (int)strlen(keys[i][0]) + 1, lw = (int)strlen(keys[i][1]);
 
 		if (x + kw + lw > COLS)
 			break;
@@ -547,11 +651,15 @@ static void draw_status(struct top_ui *u, int y)
 		attron(u->colors ? COLOR_PAIR(CP_KEY) : A_REVERSE);
 		put(y, x, lw, keys[i][1], false);
 		attroff(u->colors ? COLOR_PAIR(CP_KEY) : A_REVERSE);
-		x += lw + 1;
+		x += lw + 2;
 	}
 }
 
-void ui_draw(struct top_ui *u)
+/**
+ * top_ui_draw() - one frame: drawn whole into curses' buffer, of which
+ * doupdate() sends only the cells that changed.
+ */
+void top_ui_draw(struct top_ui *u)
 {
 	struct agtable *t;
 	int y = 0, bottom, split;

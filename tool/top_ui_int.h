@@ -17,20 +17,20 @@
 #define UI_LINE_MAX	512	/* a prompt's text, a status message */
 #define UI_WATCH_MAX	4096	/* raw-event lines asked of the model */
 
-enum ui_pane {
+enum top_ui_pane {
 	UI_PANE_NONE,
 	UI_PANE_EVENTS,		/* e: the watched row's raw events */
 	UI_PANE_HIST,		/* H: the selected row's histogram */
 };
 
-enum ui_overlay {
+enum top_ui_overlay {
 	UI_OV_NONE,
 	UI_OV_HELP,		/* h, F1 */
 	UI_OV_VIEWS,		/* v, F2 */
 	UI_OV_SORT,		/* F6 */
 };
 
-enum ui_input {
+enum top_ui_input {
 	UI_IN_NONE,
 	UI_IN_FILTER,		/* / */
 	UI_IN_DELAY,		/* d */
@@ -68,18 +68,19 @@ struct top_ui {
 	size_t nrows;			/* rows in the last frame */
 	int page;			/* table lines in the last frame */
 
-	enum ui_pane pane;
+	enum top_ui_pane pane;
 	int hist_col;			/* UI_PANE_HIST: the column */
 	size_t ev_scroll;		/* UI_PANE_EVENTS: lines up from the
 					 * newest */
-	enum ui_overlay overlay;
+	enum top_ui_overlay overlay;
 	size_t menu_sel;		/* the overlay's selected line */
 	size_t menu_len;
 
-	enum ui_input input;
+	enum top_ui_input input;
 	char in[UI_LINE_MAX];		/* the text typed at the prompt */
 	size_t inlen;
 	char arg_view[128];		/* UI_IN_ARG: the view it is for */
+	char arg_name[64];		/* ... and what it asks: "PATTERN" */
 	char filter[UI_LINE_MAX];	/* the applied text filter */
 	char status[UI_LINE_MAX];	/* a message until the next key */
 
@@ -90,40 +91,42 @@ struct top_ui {
 	int col_of[AGT_MAX_COLS];
 	int col_x0[AGT_MAX_COLS], col_x1[AGT_MAX_COLS];
 	int table_y0;			/* first row's line */
+	int colw[AGT_MAX_COLS];		/* number columns widened for their
+					 * values (this view) */
 };
 
 extern struct top_ui top_ui;
 
 /* tool/top_ui_draw.c */
 /* Draw a whole frame (only changed cells reach the terminal). */
-void ui_draw(struct top_ui *u);
+void top_ui_draw(struct top_ui *u);
 /* The sort column in effect: the display's, else the view's default. */
-int ui_sort_col(struct top_ui *u, struct agtable *t);
+int top_ui_sort_col(struct top_ui *u, struct agtable *t);
 /* The listing options of the display for agt_rows(). */
-void ui_view_opts(struct top_ui *u, struct agtable *t,
+void top_ui_view_opts(struct top_ui *u, struct agtable *t,
 		  struct agt_view_opts *vo);
 /* The row the bar is on, or NULL (none, or an empty table). */
-struct agt_row *ui_cur_row(struct top_ui *u, struct agtable *t);
+struct agt_row *top_ui_cur_row(struct top_ui *u, struct agtable *t);
 /* The first column of @t keeping a histogram for @r (the sort column
  * first), or -1. */
-int ui_hist_col(struct top_ui *u, struct agtable *t, const struct agt_row *r);
+int top_ui_hist_col(struct top_ui *u, struct agtable *t, const struct agt_row *r);
 
 /* tool/top_ui_keys.c */
 /* One key (a getch() value). */
-void ui_key(struct top_ui *u, int ch);
+void top_ui_key(struct top_ui *u, int ch);
 
 /* tool/top_ui.c */
 /* After the view changed (drill, back, the menu): a fresh interval,
  * the view's default sort, no selection, filter or pane. */
-void ui_view_changed(struct top_ui *u);
+void top_ui_view_changed(struct top_ui *u);
 /* Re-arm the interval timer from now (d->interval_ms changed). */
-void ui_rearm(struct top_ui *u);
+void top_ui_rearm(struct top_ui *u);
 /* A message on the status line until the next key. */
-void ui_status(struct top_ui *u, const char *fmt, ...)
+void top_ui_status(struct top_ui *u, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Stop the loop (q). */
-void ui_quit(struct top_ui *u);
+void top_ui_quit(struct top_ui *u);
 /* The terminal's size again (SIGWINCH, KEY_RESIZE). */
-void ui_resize(struct top_ui *u);
+void top_ui_resize(struct top_ui *u);
 
 #endif

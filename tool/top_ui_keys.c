@@ -36,7 +36,7 @@ static void select_index(struct top_ui *u, long i)
 
 	if (!t)
 		return;
-	ui_view_opts(u, t, &vo);
+	top_ui_view_opts(u, t, &vo);
 	n = agt_rows(t, &vo, &rows);
 	if (!n)
 		return;
@@ -63,7 +63,7 @@ static void sort_step(struct top_ui *u, int dir)
 
 	if (!t)
 		return;
-	s = ui_sort_col(u, t);
+	s = top_ui_sort_col(u, t);
 	n = u->ncols_shown;
 	if (!n)
 		return;
@@ -77,29 +77,29 @@ static void after_view_change(struct top_ui *u, int ret, const char *err,
 			      const char *none)
 {
 	if (!ret) {
-		ui_view_changed(u);
+		top_ui_view_changed(u);
 		u->status[0] = '\0';
 		return;
 	}
 	if (ret == -ENOENT && none)
-		ui_status(u, "%s", none);
+		top_ui_status(u, "%s", none);
 	else
-		ui_status(u, "%s", err[0] ? err : strerror(-ret));
+		top_ui_status(u, "%s", err[0] ? err : strerror(-ret));
 }
 
 static void drill(struct top_ui *u)
 {
 	struct agtable *t = u->m->table(u->m->ctx);
-	struct agt_row *r = t ? ui_cur_row(u, t) : NULL;
+	struct agt_row *r = t ? top_ui_cur_row(u, t) : NULL;
 	char err[UI_LINE_MAX] = "";
 	int ret;
 
 	if (!r) {
-		ui_status(u, "no row selected");
+		top_ui_status(u, "no row selected");
 		return;
 	}
 	if (!u->m->drill) {
-		ui_status(u, "no drill-down for this view");
+		top_ui_status(u, "no drill-down for this view");
 		return;
 	}
 	ret = u->m->drill(u->m->ctx, r, err, sizeof(err));
@@ -112,11 +112,11 @@ static void back(struct top_ui *u)
 	int ret;
 
 	if (!u->m->back) {
-		ui_status(u, "no view to go back to");
+		top_ui_status(u, "at the first view");
 		return;
 	}
 	ret = u->m->back(u->m->ctx, err, sizeof(err));
-	after_view_change(u, ret, err, "no view to go back to");
+	after_view_change(u, ret, err, "at the first view");
 }
 
 static void open_view(struct top_ui *u, const char *spec)
@@ -125,51 +125,63 @@ static void open_view(struct top_ui *u, const char *spec)
 	int ret;
 
 	if (!u->m->open) {
-		ui_status(u, "no other views");
+		top_ui_status(u, "no other views");
 		return;
 	}
 	ret = u->m->open(u->m->ctx, spec, err, sizeof(err));
 	after_view_change(u, ret, err, NULL);
 }
 
-/*
- * Does the view named @name take an argument?  A model may list it as
- * "NAME ARG" (the placeholder after a space); the built-in views say so in
- * their table (needs_arg).
- */
-static bool view_needs_arg(const char *name, char *base, size_t len)
+static void ask_arg(struct top_ui *u, const char *view, const char *what)
 {
-	const char *sp = strchr(name, ' ');
-	const struct top_view *v;
-
-	snprintf(base, len, "%.*s", sp ? (int)(sp - name) : (int)strlen(name), name);
-	if (sp)
-		return true;
-	v = top_view_find(base);
-	return v && v->needs_arg;
+	snprintf(u->arg_view, sizeof(u->arg_view), "%s", view);
+	snprintf(u->arg_name, sizeof(u->arg_name), "%s", what);
+	u->input = UI_IN_ARG;
+	u->inlen = 0;
 }
 
+/*
+ * Enter in the view menu.  A view that takes an argument is asked for it
+ * on the status line, then opened as "NAME ARG": a model may list it as
+ * "NAME PLACEHOLDER", and the engine refuses a built-in view that needs
+ * one (needs_arg) with -EINVAL.  A script's array that happens to share
+ * a built-in view's name opens as it is.
+ */
 static void choose_view(struct top_ui *u)
 {
-	const char *name, *help;
-	char base[sizeof(u->arg_view)];
+	const char *name, *help, *sp;
+	const struct top_view *v;
+	char err[UI_LINE_MAX] = "";
+	int ret;
 
 	if (!u->m->view_at || !u->m->view_at(u->m->ctx, u->menu_sel, &name, &help))
 		return;
 	u->overlay = UI_OV_NONE;
-	if (view_needs_arg(name, base, sizeof(base))) {
-		snprintf(u->arg_view, sizeof(u->arg_view), "%s", base);
-		u->input = UI_IN_ARG;
-		u->inlen = 0;
+	sp = strchr(name, ' ');
+	if (sp) {
+		char base[sizeof(u->arg_view)];
+
+		snprintf(base, sizeof(base), "%.*s", (int)(sp - name), name);
+		ask_arg(u, base, sp + 1);
 		return;
 	}
-	open_view(u, base);
+	if (!u->m->open) {
+		top_ui_status(u, "no other views");
+		return;
+	}
+	ret = u->m->open(u->m->ctx, name, err, sizeof(err));
+	v = top_view_find(name);
+	if (ret == -EINVAL && v && v->needs_arg) {
+		ask_arg(u, name, "argument");
+		return;
+	}
+	after_view_change(u, ret, err, NULL);
 }
 
 static void toggle_events(struct top_ui *u)
 {
 	struct agtable *t = u->m->table(u->m->ctx);
-	struct agt_row *r = t ? ui_cur_row(u, t) : NULL;
+	struct agt_row *r = t ? top_ui_cur_row(u, t) : NULL;
 
 	if (u->pane == UI_PANE_EVENTS) {
 		u->m->watch(u->m->ctx, NULL);
@@ -177,11 +189,11 @@ static void toggle_events(struct top_ui *u)
 		return;
 	}
 	if (!u->m->watch || !u->m->watch_lines) {
-		ui_status(u, "no raw events in this view");
+		top_ui_status(u, "no raw events in this view");
 		return;
 	}
 	if (!r) {
-		ui_status(u, "no row selected");
+		top_ui_status(u, "no row selected");
 		return;
 	}
 	u->m->watch(u->m->ctx, r);
@@ -192,16 +204,16 @@ static void toggle_events(struct top_ui *u)
 static void toggle_hist(struct top_ui *u)
 {
 	struct agtable *t = u->m->table(u->m->ctx);
-	struct agt_row *r = t ? ui_cur_row(u, t) : NULL;
+	struct agt_row *r = t ? top_ui_cur_row(u, t) : NULL;
 	int c;
 
 	if (u->pane == UI_PANE_HIST) {
 		u->pane = UI_PANE_NONE;
 		return;
 	}
-	c = t ? ui_hist_col(u, t, r) : -1;
+	c = t ? top_ui_hist_col(u, t, r) : -1;
 	if (c < 0) {
-		ui_status(u, r ? "no histogram in this view" : "no row selected");
+		top_ui_status(u, r ? "no histogram in this view" : "no row selected");
 		return;
 	}
 	if (u->pane == UI_PANE_EVENTS)
@@ -224,17 +236,17 @@ static void apply_input(struct top_ui *u)
 	case UI_IN_DELAY:
 		secs = strtod(u->in, &end);
 		if (end == u->in || *end || !(secs >= 0.1) || secs > 86400) {
-			ui_status(u, "interval '%s': give seconds from 0.1 to 86400", u->in);
+			top_ui_status(u, "interval '%s': give seconds from 0.1 to 86400", u->in);
 			break;
 		}
 		u->d->interval_ms = (uint64_t)(secs * 1000.0 + 0.5);
-		ui_rearm(u);
+		top_ui_rearm(u);
 		break;
 	case UI_IN_ARG: {
 		char spec[sizeof(u->arg_view) + UI_LINE_MAX + 2];
 
 		if (!u->inlen) {
-			ui_status(u, "%s needs an argument", u->arg_view);
+			top_ui_status(u, "%s needs an argument", u->arg_view);
 			break;
 		}
 		snprintf(spec, sizeof(spec), "%s %s", u->arg_view, u->in);
@@ -341,7 +353,7 @@ static void mouse(struct top_ui *u)
 		for (i = 0; t && i < u->ncols_shown; i++) {
 			if (ev.x < u->col_x0[i] || ev.x >= u->col_x1[i] + 1)
 				continue;
-			if (u->col_of[i] == ui_sort_col(u, t))
+			if (u->col_of[i] == top_ui_sort_col(u, t))
 				set_sort(u, u->col_of[i], !u->d->ascending);
 			else
 				set_sort(u, u->col_of[i], false);
@@ -369,7 +381,7 @@ static void table_key(struct top_ui *u, int ch)
 	case 'I':	u->d->ascending = !u->d->ascending; break;
 	case KEY_F(6):
 		u->overlay = UI_OV_SORT;
-		u->menu_sel = (size_t)ui_sort_col(u, u->m->table(u->m->ctx));
+		u->menu_sel = (size_t)top_ui_sort_col(u, u->m->table(u->m->ctx));
 		break;
 	case 'e':	toggle_events(u); break;
 	case 'H':	toggle_hist(u); break;
@@ -392,7 +404,11 @@ static void table_key(struct top_ui *u, int ch)
 	}
 }
 
-void ui_key(struct top_ui *u, int ch)
+/**
+ * top_ui_key() - act on one key (a getch() value); the caller draws the
+ * frame after the keys pending.
+ */
+void top_ui_key(struct top_ui *u, int ch)
 {
 	if (ch == KEY_RESIZE)
 		return;
@@ -412,7 +428,7 @@ void ui_key(struct top_ui *u, int ch)
 	/* the keys that work everywhere else */
 	switch (ch) {
 	case 'q':
-		ui_quit(u);
+		top_ui_quit(u);
 		return;
 	case 'h':
 	case '?':
