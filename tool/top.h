@@ -99,6 +99,10 @@ struct top_feeder {
 	void (*release)(struct top_feed *f);
 	/* session_opts it needs */
 	bool ordered;		/* records in timestamp order (pairing) */
+	/* the field that is the process (tgid) a record comes from: the
+	 * engine turns a filter on it into the session's PID
+	 * (set_event_pid); NULL: none */
+	const char *pid_field;
 };
 
 /* A feeder at work for one view. */
