@@ -56,6 +56,8 @@ struct opts {
 	int argc;
 	int top;		/* --top*: TOP_SCREEN, TOP_TEXT, TOP_JSON */
 	const char *top_view;	/* --top-view: the array shown first */
+	const char *top_drill[MAP_MAX_KEYS];	/* --top-drill: its keys fixed */
+	int ntop_drill;
 	struct top_display disp; /* --top-interval, --top-iterations */
 };
 
@@ -99,6 +101,7 @@ static const char usage[] =
 "                    the script's own output goes to stderr (or -o FILE)\n"
 "      --top-json    the same as JSON Lines\n"
 "      --top-view ARRAY     show this array first\n"
+"      --top-drill KEY      drilled into its first key KEY (again: the next)\n"
 "      --top-interval MS    refresh every MS milliseconds (1000)\n"
 "      --top-iterations N   stop after N intervals (0: until the run ends)\n"
 "  -V, --version     print the version\n"
@@ -127,7 +130,7 @@ static const char usage[] =
 "  tapkit --top-json --top-iterations 3 script.stp   # 3 tables as JSON\n";
 
 enum { OPT_DRY_RUN = 256, OPT_CLEANUP, OPT_TOP, OPT_TOP_BATCH, OPT_TOP_JSON,
-       OPT_TOP_VIEW, OPT_TOP_INTERVAL, OPT_TOP_ITERATIONS };
+       OPT_TOP_VIEW, OPT_TOP_DRILL, OPT_TOP_INTERVAL, OPT_TOP_ITERATIONS };
 
 /* SystemTap's letters: -p is a pass, -x a target, -T a time limit */
 static const struct tool_option options[] = {
@@ -148,6 +151,7 @@ static const struct tool_option options[] = {
 	{ OPT_TOP_BATCH, "top-batch", no_argument, NULL },
 	{ OPT_TOP_JSON, "top-json", no_argument, NULL },
 	{ OPT_TOP_VIEW, "top-view", required_argument, NULL },
+	{ OPT_TOP_DRILL, "top-drill", required_argument, NULL },
 	{ OPT_TOP_INTERVAL, "top-interval", required_argument, NULL },
 	{ OPT_TOP_ITERATIONS, "top-iterations", required_argument, NULL },
 	{ 0 },
@@ -251,6 +255,11 @@ static void option(struct tool *t, int c, const char *arg)
 	case OPT_TOP_BATCH: o->top = TOP_TEXT; break;
 	case OPT_TOP_JSON: o->top = TOP_JSON; break;
 	case OPT_TOP_VIEW: o->top_view = arg; break;
+	case OPT_TOP_DRILL:
+		if (o->ntop_drill == MAP_MAX_KEYS)
+			usage_error("too many --top-drill keys");
+		o->top_drill[o->ntop_drill++] = arg;
+		break;
 	case OPT_TOP_INTERVAL:
 		o->disp.interval_ms = (uint64_t)opt_num("--top-interval", arg,
 							10, 3600 * 1000);
@@ -278,9 +287,11 @@ static void operands(struct tool *t, int argc, char **argv, int optind)
 	}
 	if (t->opt.command && o->target)
 		usage_error("-c and -x cannot be used together");
-	if (!o->top && (o->top_view || o->disp.interval_ms || o->disp.count))
-		usage_error("--top-view, --top-interval and --top-iterations "
-			    "go with --top, --top-batch or --top-json");
+	if (!o->top && (o->top_view || o->ntop_drill || o->disp.interval_ms ||
+			o->disp.count))
+		usage_error("--top-view, --top-drill, --top-interval and "
+			    "--top-iterations go with --top, --top-batch or "
+			    "--top-json");
 	o->argv = argv + optind;
 	o->argc = argc - optind;
 }
@@ -626,12 +637,19 @@ static int top_start(struct tapkit *tk)
 {
 	struct opts *o = &tk->o;
 	char err[256];
+	int i;
 
 	tk->view = run_view_new(tk->r, tk->e, o->top_view, err, sizeof(err));
 	if (!tk->view) {
 		pr_err("--top: %s", err);
 		return -1;
 	}
+	for (i = 0; i < o->ntop_drill; i++)
+		if (run_view_drill_key(tk->view, o->top_drill[i], err,
+				       sizeof(err)) < 0) {
+			pr_err("--top-drill: %s", err);
+			return -1;
+		}
 	tk->help = xcalloc(run_view_count(tk->view), sizeof(*tk->help));
 	tk->model = (struct top_model){
 		.ctx = tk, .table = m_table, .path = m_path,
@@ -683,7 +701,8 @@ static int top_check(struct tapkit *tk)
 	struct opts *o = &tk->o;
 	size_t i, n = run_arrays(tk->prog, tk->e, NULL, 0);
 	struct run_array *a;
-	bool found = !o->top_view;
+	int nkeys = 0;
+	char name[128] = "";
 
 	if (!n) {
 		pr_err("--top: the script has no global arrays to show");
@@ -691,11 +710,19 @@ static int top_check(struct tapkit *tk)
 	}
 	a = xcalloc(n, sizeof(*a));
 	run_arrays(tk->prog, tk->e, a, n);
-	for (i = 0; i < n && !found; i++)
-		found = !strcmp(a[i].name, o->top_view);
+	for (i = 0; i < n && !nkeys; i++)
+		if (!o->top_view || !strcmp(a[i].name, o->top_view)) {
+			nkeys = a[i].nkeys;
+			snprintf(name, sizeof(name), "%s", a[i].name);
+		}
 	free(a);
-	if (!found) {
+	if (!nkeys) {
 		pr_err("--top-view: no global array '%s' in the script", o->top_view);
+		return -1;
+	}
+	if (o->ntop_drill >= nkeys) {
+		pr_err("--top-drill: '%s' has %d key%s: %d to drill by at most",
+		       name, nkeys, nkeys > 1 ? "s" : "", nkeys - 1);
 		return -1;
 	}
 	if (o->top == TOP_SCREEN && (!isatty(0) || !isatty(1))) {

@@ -217,6 +217,10 @@ int run_view_open(struct run_view *v, const char *name, char *err,
  * -ENOENT when one key column is left (nothing to drill into). */
 int run_view_drill(struct run_view *v, const struct agt_row *row, char *err,
 		   size_t errlen);
+/* The same by the key's text (a number for a long key): -ENOENT with
+ * @err when one key column is left, -EINVAL for a bad number. */
+int run_view_drill_key(struct run_view *v, const char *key, char *err,
+		       size_t errlen);
 /* Undo the last drill-down; -ENOENT when there is none. */
 int run_view_back(struct run_view *v, char *err, size_t errlen);
 /* Refill the table and close its interval (@elapsed_ns long). */

@@ -491,29 +491,58 @@ int run_view_open(struct run_view *v, const char *name, char *err,
 	return 0;
 }
 
-int run_view_drill(struct run_view *v, const struct agt_row *row, char *err,
-		   size_t errlen)
+/* Fix the next key to @m (taken), and show what is under it. */
+static int drill(struct run_view *v, struct run_key m, char *err, size_t errlen)
 {
-	const struct run_array *a = &v->arrays[v->cur];
-	struct run_key *m = &v->match[v->depth];
 	int ret;
 
-	if (!row || v->depth + 1 >= a->nkeys)
-		return -ENOENT;
-	if (a->key_str[v->depth]) {
-		const char *s = agt_str(v->t, row, 0);
-
-		m->s = xstrdup(s ? s : "");
-	} else {
-		m->l = agt_int(v->t, row, 0);
-	}
-	v->depth++;
+	v->match[v->depth++] = m;
 	ret = remake(v, err, errlen);
 	if (ret < 0) {
 		v->depth--;
 		clear_match(v, v->depth);
 	}
 	return ret;
+}
+
+int run_view_drill(struct run_view *v, const struct agt_row *row, char *err,
+		   size_t errlen)
+{
+	const struct run_array *a = &v->arrays[v->cur];
+	struct run_key m = { 0 };
+
+	if (!row || v->depth + 1 >= a->nkeys)
+		return -ENOENT;
+	if (a->key_str[v->depth]) {
+		const char *s = agt_str(v->t, row, 0);
+
+		m.s = xstrdup(s ? s : "");
+	} else {
+		m.l = agt_int(v->t, row, 0);
+	}
+	return drill(v, m, err, errlen);
+}
+
+int run_view_drill_key(struct run_view *v, const char *key, char *err,
+		       size_t errlen)
+{
+	const struct run_array *a = &v->arrays[v->cur];
+	struct run_key m = { 0 };
+	char *end;
+
+	if (v->depth + 1 >= a->nkeys)
+		return errmsg(err, errlen, -ENOENT, "'%s' has no key left to "
+			      "drill into by '%s'", a->name, key);
+	if (a->key_str[v->depth]) {
+		m.s = xstrdup(key);
+	} else {
+		errno = 0;
+		m.l = strtoll(key, &end, 0);
+		if (errno || end == key || *end)
+			return errmsg(err, errlen, -EINVAL, "key %d of '%s' is a "
+				      "number, not '%s'", v->depth + 1, a->name, key);
+	}
+	return drill(v, m, err, errlen);
 }
 
 int run_view_back(struct run_view *v, char *err, size_t errlen)
