@@ -1,0 +1,139 @@
+#!/usr/bin/env bats
+# tapkit --top-batch / --top-json: a script's global arrays as tracetop's
+# tables, against a workload the tests make (a process named tktopwl doing
+# a known number of getppid() and lseek() calls), with exact counts in the
+# right rows; drilled by the first key, another array shown; bad input.
+
+load helpers
+
+SCRIPT='global c, off
+probe syscall.getppid, syscall.lseek { c[execname(), name]++ }
+probe syscall.lseek { if (execname() == "tktopwl") off[execname()] <<< $offset }'
+
+setup() {
+	require_root
+	require_tracefs_file events/syscalls/sys_enter_getppid
+	require_tracefs_file events/syscalls/sys_enter_lseek
+	# a name of our own: no other process makes these rows
+	WL=$BATS_TEST_TMPDIR/tktopwl
+	cp "$SYSLOOP" "$WL"
+	# 1234 getppid(), then lseek() at offsets 1..100 (sum 5050)
+	WORK="sh -c '$WL getppid 1234; $WL seq 100 0 0'"
+}
+
+teardown() {
+	stop_leftover_tool
+}
+
+# The last value of the text row whose first fields are $1 $2 (the final
+# table is printed last).
+row() {
+	printf '%s\n' "$output" | awk -v a="$1" -v b="$2" '$1 == a && $2 == b { v = $0 } END { print v }'
+}
+
+@test "tapkit --top-batch: each element of c[execname(), name] in its row, exactly" {
+	run_pid tapkit --top-batch --top-interval 100 -c "$WORK" -e "$SCRIPT"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	# key titles from the written expressions
+	printf '%s\n' "$output" | grep -Eq '^ *EXECNAME +NAME +VALUE *$' || { show_run; false; }
+	[ "$(row tktopwl getppid | awk '{ print $3 }')" = 1234 ] || { show_run; false; }
+	[ "$(row tktopwl lseek | awk '{ print $3 }')" = 100 ] || { show_run; false; }
+	# the script's own output (the display of its globals at the end)
+	# goes to stderr: stdout is the tables only
+	[[ "$stderr" == *'c["tktopwl","getppid"]='* ]] || { show_run; false; }
+	! printf '%s\n' "$output" | grep -q 'c\["' || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit --top-batch --top-view: a statistic's count, sum, min, max, avg" {
+	run_pid tapkit --top-batch --top-view off --top-interval 100 -c "$WORK" -e "$SCRIPT"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	printf '%s\n' "$output" | grep -Eq '^ *EXECNAME +COUNT +SUM +MIN +MAX +AVG *$' || { show_run; false; }
+	local r
+	r=$(printf '%s\n' "$output" | awk '$1 == "tktopwl" { v = $0 } END { print v }')
+	[ "$(echo $r)" = "tktopwl 100 5050 1 100 50" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit --top-json: the same numbers as JSON Lines" {
+	run_pid tapkit --top-json --top-interval 100 -c "$WORK" -e "$SCRIPT"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	# every line is one JSON object
+	printf '%s\n' "$output" | jq -e . >/dev/null || { show_run; false; }
+	local last
+	last=$(printf '%s\n' "$output" | tail -1)
+	[ "$(jq -r .view <<<"$last")" = c ] || { show_run; false; }
+	[ "$(jq -c '[.rows[] | select(.execname == "tktopwl")] | sort_by(.name)' <<<"$last")" = \
+	  '[{"execname":"tktopwl","name":"getppid","value":1234},{"execname":"tktopwl","name":"lseek","value":100}]' ] ||
+		{ show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit --top-json --top-view off: the statistic as numbers" {
+	run_pid tapkit --top-json --top-view off --top-interval 100 -c "$WORK" -e "$SCRIPT"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	local last
+	last=$(printf '%s\n' "$output" | tail -1)
+	[ "$(jq -c '.rows' <<<"$last")" = \
+	  '[{"execname":"tktopwl","count":100,"sum":5050,"min":1,"max":100,"avg":50}]' ] ||
+		{ show_run; false; }
+}
+
+@test "tapkit --top-drill: the first key fixed, the next one the rows" {
+	run_pid tapkit --top-json --top-drill tktopwl --top-interval 100 -c "$WORK" -e "$SCRIPT"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	local last
+	last=$(printf '%s\n' "$output" | tail -1)
+	[ "$(jq -r .view <<<"$last")" = "c > EXECNAME=tktopwl" ] || { show_run; false; }
+	# only tktopwl's syscalls (not sh's getppid), keyed by name alone
+	[ "$(jq -c '.rows | sort_by(.name)' <<<"$last")" = \
+	  '[{"name":"getppid","value":1234},{"name":"lseek","value":100}]' ] || { show_run; false; }
+
+	run_pid tapkit --top-batch --top-drill tktopwl --top-interval 100 -c "$WORK" -e "$SCRIPT"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	printf '%s\n' "$output" | grep -Eq '^ *NAME +VALUE *$' || { show_run; false; }
+	[ "$(printf '%s\n' "$output" | awk '$1 == "getppid" { v = $2 } END { print v }')" = 1234 ] ||
+		{ show_run; false; }
+}
+
+@test "tapkit --top-json --top-iterations: that many tables, then the end probes" {
+	run_pid tapkit --top-json --top-interval 50 --top-iterations 3 -e 'global c
+probe timer.ms(10) { c["tick"]++ }
+probe end { printf("end ran %d\n", c["tick"] > 0) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$(printf '%s\n' "$output" | wc -l)" -eq 3 ] || { show_run; false; }
+	printf '%s\n' "$output" | jq -e '.rows[0].key1 == "tick" and .rows[0].value > 0' >/dev/null ||
+		{ show_run; false; }
+	[ "$stderr" = "end ran 1" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit --top: a script without global arrays is refused before tracing" {
+	run_pid tapkit --top-batch -e 'global n
+probe syscall.getppid { n++ }'
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[ "$output" = "" ] || { show_run; false; }
+	[ "$stderr" = "tapkit: --top: the script has no global arrays to show" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit --top: a bad array, a key too many, no terminal: one line each" {
+	run_pid tapkit --top-json --top-view nosuch -e "$SCRIPT"
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[ "$stderr" = "tapkit: --top-view: no global array 'nosuch' in the script" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+
+	run_pid tapkit --top-json --top-drill a --top-drill b -e "$SCRIPT"
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[ "$stderr" = "tapkit: --top-drill: 'c' has 2 keys: 1 to drill by at most" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+
+	run_pid tapkit --top -e "$SCRIPT" </dev/null
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[ "$stderr" = "tapkit: --top: the screen needs a terminal; --top-batch and --top-json print without one" ] ||
+		{ show_run; false; }
+	assert_clean "$RUN_PID"
+
+	run_pid tapkit --top-interval 100 -e "$SCRIPT"
+	[ "$status" -eq 2 ] || { show_run; false; }
+}
