@@ -58,6 +58,7 @@ struct opts {
 	const char *top_view;	/* --top-view: the array shown first */
 	const char *top_drill[MAP_MAX_KEYS];	/* --top-drill: its keys fixed */
 	int ntop_drill;
+	const char *top_sort;	/* --top-sort: a column's title */
 	struct top_display disp; /* --top-interval, --top-iterations */
 };
 
@@ -102,6 +103,8 @@ static const char usage[] =
 "      --top-json    the same as JSON Lines\n"
 "      --top-view ARRAY     show this array first\n"
 "      --top-drill KEY      drilled into its first key KEY (again: the next)\n"
+"      --top-sort COLUMN    sort by this column (its title)\n"
+"      --top-rows N         batch: print at most N rows per interval\n"
 "      --top-interval MS    refresh every MS milliseconds (1000)\n"
 "      --top-iterations N   stop after N intervals (0: until the run ends)\n"
 "  -V, --version     print the version\n"
@@ -130,7 +133,8 @@ static const char usage[] =
 "  tapkit --top-json --top-iterations 3 script.stp   # 3 tables as JSON\n";
 
 enum { OPT_DRY_RUN = 256, OPT_CLEANUP, OPT_TOP, OPT_TOP_BATCH, OPT_TOP_JSON,
-       OPT_TOP_VIEW, OPT_TOP_DRILL, OPT_TOP_INTERVAL, OPT_TOP_ITERATIONS };
+       OPT_TOP_VIEW, OPT_TOP_DRILL, OPT_TOP_SORT, OPT_TOP_ROWS,
+       OPT_TOP_INTERVAL, OPT_TOP_ITERATIONS };
 
 /* SystemTap's letters: -p is a pass, -x a target, -T a time limit */
 static const struct tool_option options[] = {
@@ -152,6 +156,8 @@ static const struct tool_option options[] = {
 	{ OPT_TOP_JSON, "top-json", no_argument, NULL },
 	{ OPT_TOP_VIEW, "top-view", required_argument, NULL },
 	{ OPT_TOP_DRILL, "top-drill", required_argument, NULL },
+	{ OPT_TOP_SORT, "top-sort", required_argument, NULL },
+	{ OPT_TOP_ROWS, "top-rows", required_argument, NULL },
 	{ OPT_TOP_INTERVAL, "top-interval", required_argument, NULL },
 	{ OPT_TOP_ITERATIONS, "top-iterations", required_argument, NULL },
 	{ 0 },
@@ -260,6 +266,10 @@ static void option(struct tool *t, int c, const char *arg)
 			usage_error("too many --top-drill keys");
 		o->top_drill[o->ntop_drill++] = arg;
 		break;
+	case OPT_TOP_SORT: o->top_sort = arg; break;
+	case OPT_TOP_ROWS:
+		o->disp.rows = (int)opt_num("--top-rows", arg, 1, 1 << 20);
+		break;
 	case OPT_TOP_INTERVAL:
 		o->disp.interval_ms = (uint64_t)opt_num("--top-interval", arg,
 							10, 3600 * 1000);
@@ -287,11 +297,10 @@ static void operands(struct tool *t, int argc, char **argv, int optind)
 	}
 	if (t->opt.command && o->target)
 		usage_error("-c and -x cannot be used together");
-	if (!o->top && (o->top_view || o->ntop_drill || o->disp.interval_ms ||
-			o->disp.count))
-		usage_error("--top-view, --top-drill, --top-interval and "
-			    "--top-iterations go with --top, --top-batch or "
-			    "--top-json");
+	if (!o->top && (o->top_view || o->ntop_drill || o->top_sort ||
+			o->disp.rows || o->disp.interval_ms || o->disp.count))
+		usage_error("the --top-* options go with --top, --top-batch "
+			    "or --top-json");
 	o->argv = argv + optind;
 	o->argc = argc - optind;
 }
@@ -699,30 +708,11 @@ static void top_end(struct tapkit *tk)
 static int top_check(struct tapkit *tk)
 {
 	struct opts *o = &tk->o;
-	size_t i, n = run_arrays(tk->prog, tk->e, NULL, 0);
-	struct run_array *a;
-	int nkeys = 0;
-	char name[128] = "";
+	char err[256];
 
-	if (!n) {
-		pr_err("--top: the script has no global arrays to show");
-		return -1;
-	}
-	a = xcalloc(n, sizeof(*a));
-	run_arrays(tk->prog, tk->e, a, n);
-	for (i = 0; i < n && !nkeys; i++)
-		if (!o->top_view || !strcmp(a[i].name, o->top_view)) {
-			nkeys = a[i].nkeys;
-			snprintf(name, sizeof(name), "%s", a[i].name);
-		}
-	free(a);
-	if (!nkeys) {
-		pr_err("--top-view: no global array '%s' in the script", o->top_view);
-		return -1;
-	}
-	if (o->ntop_drill >= nkeys) {
-		pr_err("--top-drill: '%s' has %d key%s: %d to drill by at most",
-		       name, nkeys, nkeys > 1 ? "s" : "", nkeys - 1);
+	if (run_view_check(tk->prog, tk->e, o->top_view, o->ntop_drill,
+			   o->top_sort, &o->disp.sort_col, err, sizeof(err)) < 0) {
+		pr_err("--top: %s", err);
 		return -1;
 	}
 	if (o->top == TOP_SCREEN && (!isatty(0) || !isatty(1))) {
@@ -732,7 +722,6 @@ static int top_check(struct tapkit *tk)
 	}
 	o->disp.json = o->top == TOP_JSON;
 	o->disp.mode = AGT_CUMULATIVE;
-	o->disp.sort_col = -1;
 	if (!o->disp.interval_ms)
 		o->disp.interval_ms = 1000;
 	if (o->out)

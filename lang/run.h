@@ -190,6 +190,22 @@ int run_array_sort_col(const struct run_array *a, int depth);
 size_t run_array_fill(struct run *r, const struct run_array *a, int depth,
 		      const struct run_key *match, struct agtable *t);
 
+/**
+ * run_view_check() - what a view of @prog's arrays would show, checked
+ * before anything runs
+ * @e: the elaboration, or NULL (as run_arrays())
+ * @name: the array shown first, NULL: the first one
+ * @ndrill: leading keys it will be drilled by
+ * @sort: a column title to sort by (case-insensitive), or NULL
+ * @sort_col: that column's index in the drilled table, or -1 without @sort
+ *
+ * Return: 0, -ENOENT with @err when the script has no arrays or none named
+ * @name, -EINVAL when it has not more keys than @ndrill or no column @sort.
+ */
+int run_view_check(const struct prog *prog, const struct elab *e,
+		   const char *name, int ndrill, const char *sort,
+		   int *sort_col, char *err, size_t errlen);
+
 /*
  * A view over the arrays of a running script: one array shown at a time,
  * switched by name, drilled by its leading keys (what tapkit --top shows).

@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/agtable.h"
 #include "common/escape.h"
@@ -376,6 +377,53 @@ size_t run_array_fill(struct run *r, const struct run_array *a, int depth,
 	}
 	map_iter_end(&it);
 	return rows;
+}
+
+int run_view_check(const struct prog *prog, const struct elab *e,
+		   const char *name, int ndrill, const char *sort,
+		   int *sort_col, char *err, size_t errlen)
+{
+	size_t i, n = run_arrays(prog, e, NULL, 0);
+	struct run_array *arrays, *a = NULL;
+	struct agt_col cols[AGT_MAX_COLS];
+	char list[AGT_MAX_COLS * (RUN_TITLE_MAX + 1)] = "";
+	int ret = 0, ncols, c;
+
+	if (!n)
+		return errmsg(err, errlen, -ENOENT, "the script has no global "
+			      "arrays to show");
+	arrays = xcalloc(n, sizeof(*arrays));
+	run_arrays(prog, e, arrays, n);
+	for (i = 0; i < n && !a; i++)
+		if (!name || !strcmp(arrays[i].name, name))
+			a = &arrays[i];
+	if (!a) {
+		ret = errmsg(err, errlen, -ENOENT, "no global array '%s' in the "
+			     "script", name);
+		goto out;
+	}
+	if (ndrill >= a->nkeys) {
+		ret = errmsg(err, errlen, -EINVAL, "'%s' has %d key%s: %d to "
+			     "drill by at most", a->name, a->nkeys,
+			     a->nkeys > 1 ? "s" : "", a->nkeys - 1);
+		goto out;
+	}
+	*sort_col = -1;
+	if (!sort)
+		goto out;
+	ncols = run_array_cols(a, ndrill, cols);
+	for (c = 0; c < ncols; c++) {
+		if (!strcasecmp(cols[c].title, sort))
+			*sort_col = c;
+		strcat(list, c ? " " : "");
+		strcat(list, cols[c].title);
+	}
+	if (*sort_col < 0)
+		ret = errmsg(err, errlen, -EINVAL, "no column '%s' in '%s' (%s)",
+			     sort, a->name, list);
+out:
+	free(arrays);
+	return ret;
 }
 
 /* ---- a view over the arrays: open, drill, back, tick ------------------- */

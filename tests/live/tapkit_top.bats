@@ -96,6 +96,16 @@ row() {
 		{ show_run; false; }
 }
 
+@test "tapkit --top-batch --top-sort --top-rows: sorted by a key, the first rows" {
+	run_pid tapkit --top-batch --top-drill tktopwl --top-sort name --top-rows 1 \
+		--top-interval 100 -c "$WORK" -e "$SCRIPT"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	# descending by name: lseek before getppid, and only the first row
+	[ "$(printf '%s\n' "$output" | tail -1 | awk '{ print $1, $2 }')" = "lseek 100" ] ||
+		{ show_run; false; }
+	! printf '%s\n' "$output" | grep -q getppid || { show_run; false; }
+}
+
 @test "tapkit --top-json --top-iterations: that many tables, then the end probes" {
 	run_pid tapkit --top-json --top-interval 50 --top-iterations 3 -e 'global c
 probe timer.ms(10) { c["tick"]++ }
@@ -120,12 +130,18 @@ probe syscall.getppid { n++ }'
 @test "tapkit --top: a bad array, a key too many, no terminal: one line each" {
 	run_pid tapkit --top-json --top-view nosuch -e "$SCRIPT"
 	[ "$status" -eq 1 ] || { show_run; false; }
-	[ "$stderr" = "tapkit: --top-view: no global array 'nosuch' in the script" ] || { show_run; false; }
+	[ "$stderr" = "tapkit: --top: no global array 'nosuch' in the script" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
 
 	run_pid tapkit --top-json --top-drill a --top-drill b -e "$SCRIPT"
 	[ "$status" -eq 1 ] || { show_run; false; }
-	[ "$stderr" = "tapkit: --top-drill: 'c' has 2 keys: 1 to drill by at most" ] || { show_run; false; }
+	[ "$stderr" = "tapkit: --top: 'c' has 2 keys: 1 to drill by at most" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+
+	run_pid tapkit --top-batch --top-sort nosuch --top-view off -e "$SCRIPT"
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[ "$stderr" = "tapkit: --top: no column 'nosuch' in 'off' (EXECNAME COUNT SUM MIN MAX AVG)" ] ||
+		{ show_run; false; }
 	assert_clean "$RUN_PID"
 
 	run_pid tapkit --top -e "$SCRIPT" </dev/null

@@ -326,15 +326,50 @@ UNIT_TEST(a_refill_shows_deletions_and_new_values)
 	script_free(sc);
 }
 
+UNIT_TEST(checks_a_view_before_the_run)
+{
+	struct script *sc = run_script(counts);
+	char err[256];
+	int col = 7;
+
+	CHECK(sc != NULL);
+	if (!sc)
+		return;
+	CHECK_INT(run_view_check(sc->prog, sc->e, NULL, 1, NULL, &col, err,
+				 sizeof(err)), 0);
+	CHECK_INT(col, -1);
+	CHECK_INT(run_view_check(sc->prog, sc->e, "s", 0, "p99", &col, err,
+				 sizeof(err)), 0);
+	CHECK_INT(col, 7);
+	/* drilled once: KEY2 VALUE */
+	CHECK_INT(run_view_check(sc->prog, sc->e, "c", 1, "value", &col, err,
+				 sizeof(err)), 0);
+	CHECK_INT(col, 1);
+	CHECK_INT(run_view_check(sc->prog, sc->e, "c", 2, NULL, &col, err,
+				 sizeof(err)), -EINVAL);
+	CHECK_STR(err, "'c' has 2 keys: 1 to drill by at most");
+	CHECK_INT(run_view_check(sc->prog, sc->e, "total", 0, NULL, &col, err,
+				 sizeof(err)), -ENOENT);
+	CHECK_STR(err, "no global array 'total' in the script");
+	CHECK_INT(run_view_check(sc->prog, sc->e, "names", 0, "count", &col,
+				 err, sizeof(err)), -EINVAL);
+	CHECK_STR(err, "no column 'count' in 'names' (KEY1 KEY2 VALUE)");
+	script_free(sc);
+}
+
 UNIT_TEST(no_arrays_no_view)
 {
 	struct script *sc = run_script("global n\nprobe begin { n = 1 }\n");
 	char err[256];
+	int col;
 
 	CHECK(sc != NULL);
 	if (!sc)
 		return;
 	CHECK_INT(run_arrays(sc->prog, sc->e, NULL, 0), 0);
+	CHECK_INT(run_view_check(sc->prog, sc->e, NULL, 0, NULL, &col, err,
+				 sizeof(err)), -ENOENT);
+	CHECK_STR(err, "the script has no global arrays to show");
 	CHECK(!run_view_new(sc->r, sc->e, NULL, err, sizeof(err)));
 	CHECK_INT(errno, ENOENT);
 	CHECK_STR(err, "the script has no global arrays");
