@@ -23,6 +23,7 @@ setup() {
 
 teardown() {
 	stop_leftover_tool
+	[ -z "${TMUX_SOCK:-}" ] || tmux -L "$TMUX_SOCK" kill-server 2>/dev/null || true
 }
 
 # The last value of the text row whose first fields are $1 $2 (the final
@@ -152,4 +153,64 @@ probe syscall.getppid { n++ }'
 
 	run_pid tapkit --top-interval 100 -e "$SCRIPT"
 	[ "$status" -eq 2 ] || { show_run; false; }
+}
+
+# ---- the screen, through tmux ------------------------------------------
+
+# wait_pane TEXT: the tmux pane shows TEXT within 5 s
+wait_pane() {
+	local i
+	for i in $(seq 1 50); do
+		tmux -L "$TMUX_SOCK" capture-pane -p | grep -qF -- "$1" && return 0
+		sleep 0.1
+	done
+	echo "# the screen never showed '$1':" >&2
+	tmux -L "$TMUX_SOCK" capture-pane -p | sed 's/^/# /' >&2
+	return 1
+}
+
+@test "tapkit --top: drill, back, another array, q; then the script's output" {
+	command -v tmux >/dev/null || skip "requires: tmux"
+	TMUX_SOCK=tapkit_top_$$
+	local script=$BATS_TEST_TMPDIR/arrays.stp pidf=$BATS_TEST_TMPDIR/tk.pid
+	cat >"$script" <<'STP'
+global c, s
+probe begin {
+	c["b", "z"] = 9; c["a", "y"] = 4; c["a", "x"] = 3
+	s["lat"] <<< 5; s["lat"] <<< 7
+	println("said in begin")
+}
+probe end { printf("end: %d\n", c["b", "z"]) }
+STP
+	tmux -L "$TMUX_SOCK" new-session -d -x 100 -y 30 \
+		"echo \$\$ >$pidf; exec sh -c 'TERM=xterm tapkit --top --top-interval 200 $script; echo EXIT=\$?; sleep 60'"
+	wait_pane "VALUE"
+	local pid
+	pid=$(cat "$pidf")
+	# the first row (the largest value) is selected: Enter fixes KEY1=b
+	wait_pane "b          z"
+	tmux -L "$TMUX_SOCK" send-keys Enter
+	wait_pane "c > KEY1=b"
+	tmux -L "$TMUX_SOCK" capture-pane -p | grep -Eq '^ *KEY2 +VALUE' || false
+	tmux -L "$TMUX_SOCK" send-keys BSpace
+	wait_pane "KEY1       KEY2"
+	tmux -L "$TMUX_SOCK" send-keys v
+	wait_pane "s[KEY1]: statistic"
+	tmux -L "$TMUX_SOCK" send-keys Down
+	sleep 0.2
+	tmux -L "$TMUX_SOCK" send-keys Enter
+	wait_pane "COUNT"
+	tmux -L "$TMUX_SOCK" capture-pane -p | grep -Eq '^ *lat +2 +12 +5 +7 +6 *$' || {
+		tmux -L "$TMUX_SOCK" capture-pane -p | sed 's/^/# /' >&2; false; }
+	tmux -L "$TMUX_SOCK" send-keys q
+	wait_pane "EXIT=0"
+	# held under the screen, then written in order: begin, end, the
+	# display of s (written, never read) as without --top
+	local out
+	out=$(tmux -L "$TMUX_SOCK" capture-pane -p | grep -v '^$')
+	[ "$out" = 'said in begin
+end: 9
+s["lat"] @count=2 @min=5 @max=7 @sum=12 @avg=6
+EXIT=0' ] || { printf '# %s\n' "$out" >&2; false; }
+	assert_clean "$pid"
 }
