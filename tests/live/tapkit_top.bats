@@ -107,6 +107,28 @@ row() {
 	! printf '%s\n' "$output" | grep -q getppid || { show_run; false; }
 }
 
+@test "tapkit --top-json: kernel counts (counting mode) reach the tables while the script runs" {
+	start_held "$WL" wait-stdin getppid 4321
+	local script="global c
+probe syscall.getppid { if (tid() == $WL_PID) c[name]++ }"
+	run --separate-stderr tapkit -p2 -e "$script"
+	[[ "$output" == *"perf_event counting mode on tracepoint syscalls:sys_enter_getppid"* ]] ||
+		{ show_run; false; }
+	start_tool tapkit --top-json --top-interval 100 -e "$script"
+	release_workload
+	# an interval's table, not the last one at exit: the run goes on
+	local i
+	for i in $(seq 1 100); do
+		[ "$(tail -1 "$OUT" | jq -c .rows 2>/dev/null)" = '[{"name":"getppid","value":4321}]' ] && break
+		sleep 0.1
+	done
+	kill -0 "$TOOL_PID"
+	[ "$(tail -1 "$OUT" | jq -c .rows)" = '[{"name":"getppid","value":4321}]' ] || { show_output; false; }
+	stop_tool
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+	assert_clean
+}
+
 @test "tapkit --top-json --top-iterations: that many tables, then the end probes" {
 	run_pid tapkit --top-json --top-interval 50 --top-iterations 3 -e 'global c
 probe timer.ms(10) { c["tick"]++ }
