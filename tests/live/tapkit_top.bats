@@ -110,7 +110,8 @@ row() {
 @test "tapkit --top-json: kernel counts (counting mode) reach the tables while the script runs" {
 	start_held "$WL" wait-stdin getppid 4321
 	local script="global c
-probe syscall.getppid { if (tid() == $WL_PID) c[name]++ }"
+probe kernel.trace(\"syscalls:sys_enter_getppid\") { if (tid() == $WL_PID) c[pp()]++ }"
+	local want='[{"pp":"kernel.trace(\"syscalls:sys_enter_getppid\")","value":4321}]'
 	run --separate-stderr tapkit -p2 -e "$script"
 	[[ "$output" == *"perf_event counting mode on tracepoint syscalls:sys_enter_getppid"* ]] ||
 		{ show_run; false; }
@@ -119,11 +120,11 @@ probe syscall.getppid { if (tid() == $WL_PID) c[name]++ }"
 	# an interval's table, not the last one at exit: the run goes on
 	local i
 	for i in $(seq 1 100); do
-		[ "$(tail -1 "$OUT" | jq -c .rows 2>/dev/null)" = '[{"name":"getppid","value":4321}]' ] && break
+		[ "$(tail -1 "$OUT" | jq -c .rows 2>/dev/null)" = "$want" ] && break
 		sleep 0.1
 	done
 	kill -0 "$TOOL_PID"
-	[ "$(tail -1 "$OUT" | jq -c .rows)" = '[{"name":"getppid","value":4321}]' ] || { show_output; false; }
+	[ "$(tail -1 "$OUT" | jq -c .rows)" = "$want" ] || { show_output; false; }
 	stop_tool
 	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
 	assert_clean
@@ -179,11 +180,11 @@ probe syscall.getppid { n++ }'
 
 # ---- the screen, through tmux ------------------------------------------
 
-# wait_pane TEXT: the tmux pane shows TEXT within 5 s
+# wait_pane REGEX: the tmux pane shows a line matching REGEX within 5 s
 wait_pane() {
 	local i
 	for i in $(seq 1 50); do
-		tmux -L "$TMUX_SOCK" capture-pane -p | grep -qF -- "$1" && return 0
+		tmux -L "$TMUX_SOCK" capture-pane -p | grep -Eq -- "$1" && return 0
 		sleep 0.1
 	done
 	echo "# the screen never showed '$1':" >&2
@@ -210,20 +211,20 @@ STP
 	local pid
 	pid=$(cat "$pidf")
 	# the first row (the largest value) is selected: Enter fixes KEY1=b
-	wait_pane "b          z"
+	wait_pane "^ *b +z +9 *$"
 	tmux -L "$TMUX_SOCK" send-keys Enter
 	wait_pane "c > KEY1=b"
-	tmux -L "$TMUX_SOCK" capture-pane -p | grep -Eq '^ *KEY2 +VALUE' || false
+	wait_pane "^ *KEY2 +VALUE"
+	wait_pane "^ *z +9 *$"
 	tmux -L "$TMUX_SOCK" send-keys BSpace
-	wait_pane "KEY1       KEY2"
+	wait_pane "^ *KEY1 +KEY2 +VALUE"
 	tmux -L "$TMUX_SOCK" send-keys v
-	wait_pane "s[KEY1]: statistic"
+	wait_pane "s\[KEY1\]: statistic"
 	tmux -L "$TMUX_SOCK" send-keys Down
 	sleep 0.2
 	tmux -L "$TMUX_SOCK" send-keys Enter
-	wait_pane "COUNT"
-	tmux -L "$TMUX_SOCK" capture-pane -p | grep -Eq '^ *lat +2 +12 +5 +7 +6 *$' || {
-		tmux -L "$TMUX_SOCK" capture-pane -p | sed 's/^/# /' >&2; false; }
+	wait_pane "^ *KEY1 +COUNT"
+	wait_pane "^ *lat +2 +12 +5 +7 +6 *$"
 	tmux -L "$TMUX_SOCK" send-keys q
 	wait_pane "EXIT=0"
 	# held under the screen, then written in order: begin, end, the
