@@ -104,6 +104,7 @@ static const char usage[] =
 "      --top-view ARRAY     show this array first\n"
 "      --top-drill KEY      drilled into its first key KEY (again: the next)\n"
 "      --top-sort COLUMN    sort by this column (its title)\n"
+"      --top-reverse        sort ascending\n"
 "      --top-rows N         batch: print at most N rows per interval\n"
 "      --top-interval MS    refresh every MS milliseconds (1000)\n"
 "      --top-iterations N   stop after N intervals (0: until the run ends)\n"
@@ -133,7 +134,7 @@ static const char usage[] =
 "  tapkit --top-json --top-iterations 3 script.stp   # 3 tables as JSON\n";
 
 enum { OPT_DRY_RUN = 256, OPT_CLEANUP, OPT_TOP, OPT_TOP_BATCH, OPT_TOP_JSON,
-       OPT_TOP_VIEW, OPT_TOP_DRILL, OPT_TOP_SORT, OPT_TOP_ROWS,
+       OPT_TOP_VIEW, OPT_TOP_DRILL, OPT_TOP_SORT, OPT_TOP_REVERSE, OPT_TOP_ROWS,
        OPT_TOP_INTERVAL, OPT_TOP_ITERATIONS };
 
 /* SystemTap's letters: -p is a pass, -x a target, -T a time limit */
@@ -157,6 +158,7 @@ static const struct tool_option options[] = {
 	{ OPT_TOP_VIEW, "top-view", required_argument, NULL },
 	{ OPT_TOP_DRILL, "top-drill", required_argument, NULL },
 	{ OPT_TOP_SORT, "top-sort", required_argument, NULL },
+	{ OPT_TOP_REVERSE, "top-reverse", no_argument, NULL },
 	{ OPT_TOP_ROWS, "top-rows", required_argument, NULL },
 	{ OPT_TOP_INTERVAL, "top-interval", required_argument, NULL },
 	{ OPT_TOP_ITERATIONS, "top-iterations", required_argument, NULL },
@@ -267,6 +269,7 @@ static void option(struct tool *t, int c, const char *arg)
 		o->top_drill[o->ntop_drill++] = arg;
 		break;
 	case OPT_TOP_SORT: o->top_sort = arg; break;
+	case OPT_TOP_REVERSE: o->disp.ascending = true; break;
 	case OPT_TOP_ROWS:
 		o->disp.rows = (int)opt_num("--top-rows", arg, 1, 1 << 20);
 		break;
@@ -298,6 +301,7 @@ static void operands(struct tool *t, int argc, char **argv, int optind)
 	if (t->opt.command && o->target)
 		usage_error("-c and -x cannot be used together");
 	if (!o->top && (o->top_view || o->ntop_drill || o->top_sort ||
+			o->disp.ascending ||
 			o->disp.rows || o->disp.interval_ms || o->disp.count))
 		usage_error("the --top-* options go with --top, --top-batch "
 			    "or --top-json");

@@ -97,7 +97,7 @@ row() {
 		{ show_run; false; }
 }
 
-@test "tapkit --top-batch --top-sort --top-rows: sorted by a key, the first rows" {
+@test "tapkit --top-batch --top-sort --top-reverse --top-rows: sorted by a key, the first rows" {
 	run_pid tapkit --top-batch --top-drill tktopwl --top-sort name --top-rows 1 \
 		--top-interval 100 -c "$WORK" -e "$SCRIPT"
 	[ "$status" -eq 0 ] || { show_run; false; }
@@ -105,6 +105,13 @@ row() {
 	[ "$(printf '%s\n' "$output" | tail -1 | awk '{ print $1, $2 }')" = "lseek 100" ] ||
 		{ show_run; false; }
 	! printf '%s\n' "$output" | grep -q getppid || { show_run; false; }
+
+	# ascending: getppid first
+	run_pid tapkit --top-json --top-drill tktopwl --top-sort NAME --top-reverse \
+		--top-interval 100 -c "$WORK" -e "$SCRIPT"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$(printf '%s\n' "$output" | tail -1 | jq -c '[.rows[].name]')" = '["getppid","lseek"]' ] ||
+		{ show_run; false; }
 }
 
 @test "tapkit --top-json: kernel counts (counting mode) reach the tables while the script runs" {
