@@ -100,8 +100,8 @@ struct agt_view_opts {
 	const char *filter;	/* rows whose shown key text contains it
 				 * (case-insensitive); NULL/"": all */
 	/* rows whose key column i equals match[i] (its shown text) where
-	 * match[i] is not NULL; NULL: no such condition (a drill-down
-	 * inside one table) */
+	 * match[i] is not NULL, indexed by column (agt_ncols() entries);
+	 * NULL: no such condition (a drill-down inside one table) */
 	const char *const *match;
 };
 
@@ -149,8 +149,10 @@ uint64_t agt_hits(const struct agtable *t, enum agt_mode mode);
 
 /**
  * agt_rows() - the rows to show under @vo, sorted by its column (ties by
- * the key text, ascending), into *@rows: an array the table owns, valid
- * until the next agt_add(), agt_set(), agt_tick() or agt_rows().
+ * the keys in column order, ascending: numbers as numbers, strings by
+ * strcmp(); rows without a value last), into *@rows: an array the table
+ * owns, valid until the next agt_add(), agt_set(), agt_tick() or
+ * agt_rows().
  * Returns their number.
  */
 size_t agt_rows(struct agtable *t, const struct agt_view_opts *vo,
