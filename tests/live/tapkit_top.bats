@@ -80,6 +80,20 @@ row() {
 		{ show_run; false; }
 }
 
+@test "tapkit --top-json: a statistic with @hist_log has P50 and P99 from its buckets" {
+	run_pid tapkit --top-json --top-interval 100 -c "$WORK" -e 'global h
+probe syscall.lseek { if (execname() == "tktopwl") h[name] <<< $offset }
+probe end { print(@hist_log(h["lseek"])) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	# offsets 1..100: the 50th is in the bucket 32..63, the 99th in 64..127
+	# (interpolated, then no more than the largest)
+	[ "$(printf '%s\n' "$output" | tail -1 | jq -c .rows)" = \
+	  '[{"name":"lseek","count":100,"sum":5050,"min":1,"max":100,"avg":50,"p50":50,"p99":100}]' ] ||
+		{ show_run; false; }
+	# the end probe's histogram, as without --top
+	[[ "$stderr" == *"value |"*"   64 |"* ]] || { show_run; false; }
+}
+
 @test "tapkit --top-drill: the first key fixed, the next one the rows" {
 	run_pid tapkit --top-json --top-drill tktopwl --top-interval 100 -c "$WORK" -e "$SCRIPT"
 	[ "$status" -eq 0 ] || { show_run; false; }
