@@ -9,7 +9,7 @@
 #   make fuzz       run the libFuzzer targets for FUZZ_SECONDS each (clang)
 #   make install    PREFIX=/usr/local DESTDIR=
 
-TOOLS := tpoint syscount execsnoop killsnoop tplist uprobe tapkit opensnoop kprobe funclatency funccount
+TOOLS := tpoint syscount execsnoop killsnoop tplist uprobe tapkit opensnoop kprobe funclatency funccount tracetop
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/sbin
@@ -361,7 +361,7 @@ demo: deps
 	$(Q)scripts/demo.sh
 
 # the peers bench/ compares against (optional: the scripts skip what is missing)
-DEB_BENCH := linux-perf bpftrace trace-cmd perf-tools-unstable
+DEB_BENCH := linux-perf bpftrace trace-cmd perf-tools-unstable htop tmux
 bench-deps:
 	$(call apt_install,$(DEB_BENCH))
 
@@ -373,6 +373,7 @@ bench: deps bench-deps
 	$(Q)bench/funccount.sh
 	$(Q)bench/functime.sh
 	$(Q)bench/tapkit_profile.sh
+	$(Q)bench/tracetop.sh
 
 TAPSETDIR ?= $(PREFIX)/share/tapkit/tapset
 

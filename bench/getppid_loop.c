@@ -6,6 +6,8 @@
  *   getppid_loop [-w] N     make exactly N getppid() calls, then print the
  *                           loop's duration in nanoseconds on stdout
  *   getppid_loop [-w] spin  call getppid() until killed
+ *   getppid_loop [-w] spin RATE   the same at RATE calls per second (paced
+ *                           in batches of 1000 against the clock)
  *
  *   -w   first block until a byte arrives on stdin, so the process (its
  *        exec, loader and libc start-up syscalls) exists before any tracer
@@ -44,8 +46,25 @@ int main(int argc, char **argv)
 		argv++;
 		argc--;
 	}
+	if (argc == 3 && !strcmp(argv[1], "spin")) {
+		long long rate = strtoll(argv[2], &end, 10), done = 0;
+
+		if (*end || rate <= 0) {
+			fprintf(stderr, "getppid_loop: bad rate '%s'\n", argv[2]);
+			return 2;
+		}
+		t0 = now_ns();
+		for (;;) {
+			for (i = 0; i < 1000; i++)
+				syscall(SYS_getppid);
+			done += 1000;
+			/* ahead of the rate: wait for the clock to catch up */
+			while ((now_ns() - t0) * rate < done * 1000000000LL)
+				;
+		}
+	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: getppid_loop [-w] N|spin\n");
+		fprintf(stderr, "usage: getppid_loop [-w] N|spin [RATE]\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "spin")) {

@@ -101,6 +101,7 @@ struct tracetop {
 	struct top *top;
 	struct top_display d;
 	struct top_view event_view;	/* -e */
+	bool batch;			/* -b, -j, or no terminal */
 };
 
 static int list_views(struct tool *t);
@@ -234,8 +235,10 @@ static int setup(struct tool *t, struct loop *l)
 	tt->d.rows = (int)o->rows;
 	tt->d.mode = !o->mode || o->mode[0] == 'i' ? AGT_INTERVAL :
 		     o->mode[0] == 'c' ? AGT_CUMULATIVE : AGT_DECAY;
-	if (o->batch || t->opt.json || !isatty(STDOUT_FILENO))
+	if (o->batch || t->opt.json || !isatty(STDOUT_FILENO)) {
+		tt->batch = true;
 		return top_batch_start(m, &tt->d, l);
+	}
 	if (top_ui_start(m, &tt->d, l, err, sizeof(err)) < 0) {
 		pr_err("%s", err);
 		return -1;
@@ -248,6 +251,8 @@ static void summary(struct tool *t)
 	struct tracetop *tt = t->ctx;
 	struct session *s = tt->top ? top_session(tt->top) : NULL;
 
+	if (tt->batch)
+		top_batch_end();
 	top_ui_end();
 	if (s)
 		session_report_lost(s);

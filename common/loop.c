@@ -25,6 +25,7 @@ struct watch {
 	bool owned;		/* close in loop_free() */
 	bool oneshot;		/* remove after the first call (pidfd) */
 	bool rearm;		/* EPOLLONESHOT: quiet until loop_rearm() */
+	bool dead;		/* forgotten: freed before the next wait */
 	loop_fn fn;
 	void *arg;
 	struct watch *next;
@@ -40,6 +41,7 @@ struct loop {
 	bool stop;
 	bool interrupted;
 	bool broken_pipe;
+	bool reap;		/* some watches are dead */
 };
 
 static struct watch *new_watch(int fd, bool owned, bool oneshot, loop_fn fn,
@@ -156,7 +158,7 @@ void loop_free(struct loop *l)
 		return;
 	for (w = l->watches; w; w = next) {
 		next = w->next;
-		if (w->owned)
+		if (w->owned && !w->dead)
 			close(w->fd);
 		free(w);
 	}
@@ -182,7 +184,7 @@ int loop_rearm(struct loop *l, int fd)
 	struct epoll_event ev = { .events = EPOLLIN | EPOLLONESHOT };
 	struct watch *w;
 
-	for (w = l->watches; w && w->fd != fd; w = w->next)
+	for (w = l->watches; w && (w->fd != fd || w->dead); w = w->next)
 		;
 	if (!w || !w->rearm)
 		return -ENOENT;
@@ -272,12 +274,53 @@ static void drain_timer(int fd)
 		return;
 }
 
+/* Free the dead watches: only between batches, when no epoll_event of a
+ * batch can still point at one. */
+static void reap(struct loop *l)
+{
+	struct watch **pw = &l->watches, *w;
+
+	while ((w = *pw)) {
+		if (w->dead) {
+			*pw = w->next;
+			free(w);
+		} else {
+			pw = &w->next;
+		}
+	}
+	l->reap = false;
+}
+
+int loop_forget(struct loop *l, void *arg)
+{
+	struct watch *w;
+	int n = 0;
+
+	if (!l)
+		return 0;
+	for (w = l->watches; w; w = w->next) {
+		if (w->dead || w->arg != arg || w->fd == l->sigfd)
+			continue;
+		epoll_ctl(l->epfd, EPOLL_CTL_DEL, w->fd, NULL);
+		if (w->owned)
+			close(w->fd);
+		w->dead = true;
+		n++;
+	}
+	l->reap |= n > 0;
+	return n;
+}
+
 int loop_run(struct loop *l)
 {
 	struct epoll_event evs[16];
 
 	while (!l->stop) {
-		int i, n = epoll_wait(l->epfd, evs, 16, -1);
+		int i, n;
+
+		if (l->reap)
+			reap(l);
+		n = epoll_wait(l->epfd, evs, 16, -1);
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -288,6 +331,8 @@ int loop_run(struct loop *l)
 			struct watch *w = evs[i].data.ptr;
 			int err;
 
+			if (w->dead)	/* forgotten by a callback of this batch */
+				continue;
 			if (w->owned && w->fd != l->sigfd && !w->oneshot)
 				drain_timer(w->fd);
 			if (w->oneshot)

@@ -38,6 +38,16 @@ int loop_watch_pid(struct loop *l, pid_t pid, loop_fn fn, void *arg);
 /* Called on SIGCHLD. */
 void loop_on_child(struct loop *l, loop_fn fn, void *arg);
 
+/*
+ * loop_forget() - stop watching every fd (and timer, pidfd) whose callback
+ * argument is @arg, as an object that goes away while the loop runs must
+ * (a session closed to open another): out of the epoll set now, the
+ * loop's own fds closed, and never called again, not even for an event of
+ * the batch being handled.  Call it before closing the fds of one's own.
+ * Returns how many were forgotten.
+ */
+int loop_forget(struct loop *l, void *arg);
+
 /* Ends loop_run() after the current callback. */
 void loop_stop(struct loop *l);
 /* Runs until loop_stop(), a signal, or an error; 0 or -errno. */

@@ -474,7 +474,8 @@ static int open_level(struct top *t, struct level *lv)
 		err = errmsg(t->err, sizeof(t->err), -EIO, "%s", session_error(t->s));
 		goto out_feed;
 	}
-	t->events = 0;
+	t->events = t->events_last = 0;
+	t->interval_ns = 0;
 	return 0;
 
 out_feed:
@@ -523,7 +524,7 @@ int top_drill(struct top *t, const struct agt_row *r)
 	const struct level *lv;
 	const struct top_view *dv;
 	char view[64], *fields, *save = NULL, *name;
-	char *filters[TOP_DEPTH * 4];
+	char *filters[TOP_DEPTH * 4] = { 0 };
 	int nf = 0, i, err = 0;
 
 	if (!t->depth)

@@ -251,6 +251,10 @@ void top_print_json(const struct top_model *m, const struct top_display *d,
  */
 int top_batch_start(const struct top_model *m, struct top_display *d,
 		    struct loop *l);
+/* At the end of a batch that did not run its -n intervals (Ctrl-C, the end
+ * of -p's process or -c's command): print the interval cut short, so the
+ * last totals are never lost.  (tool/top_print.c) */
+void top_batch_end(void);
 
 /*
  * top_ui_start() - the interactive screen: takes the terminal (ncurses),

@@ -228,9 +228,9 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-static int on_interval(struct loop *l, int fd, void *arg)
+/* Tick @b's model and print the interval that ends now. */
+static void print_interval(struct batch *b)
 {
-	struct batch *b = arg;
 	uint64_t now = mono_ns();
 
 	if (b->m->tick)
@@ -240,6 +240,13 @@ static int on_interval(struct loop *l, int fd, void *arg)
 		top_print_json(b->m, b->d, stdout);
 	else
 		top_print_text(b->m, b->d, stdout);
+}
+
+static int on_interval(struct loop *l, int fd, void *arg)
+{
+	struct batch *b = arg;
+
+	print_interval(b);
 	if (!tool_flush()) {	/* the reader is gone: end quietly */
 		loop_set_broken_pipe(l);
 		return 0;
@@ -271,4 +278,15 @@ int top_batch_start(const struct top_model *m, struct top_display *d,
 	batch = (struct batch){ m, d, mono_ns(), 0 };
 	fd = loop_timer(l, d->interval_ms, d->interval_ms, on_interval, &batch);
 	return fd < 0 ? fd : 0;
+}
+
+void top_batch_end(void)
+{
+	struct batch *b = &batch;
+
+	if (!b->m || (b->d->count > 0 && b->done >= b->d->count))
+		return;
+	print_interval(b);
+	tool_flush();
+	b->m = NULL;
 }

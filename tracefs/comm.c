@@ -112,10 +112,12 @@ const char *session_comm(struct session *s, pid_t pid)
 
 	if (c)
 		return c;
+	/* the whole list is read for one name: remember the answer, also
+	 * "not there" (a task gone before its records were read), or a busy
+	 * reader would read it again for each of that task's records */
 	c = saved_cmdline(pid);
-	if (c) {
-		task_cache_set(pid, c, -1);
-		return c;
-	}
-	return pid == 0 ? "<idle>" : "<...>";
+	if (!c)
+		c = pid == 0 ? "<idle>" : "<...>";
+	task_cache_set(pid, c, -1);
+	return task_cache_comm(pid);
 }

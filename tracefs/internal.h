@@ -45,6 +45,7 @@ struct session {
 	bool has_dynevents;
 	bool group_handed;		/* a release helper removes the group */
 	bool started;
+	struct loop *loop;		/* session_start()'s: its watches there */
 	bool closed;
 	struct tp *tps;
 	struct source *sources;		/* one per mode in use, in order of use */

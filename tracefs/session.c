@@ -217,6 +217,7 @@ int session_start(struct session *s, struct loop *l, tk_event_fn fn, void *arg)
 
 	s->fn = fn;
 	s->arg = arg;
+	s->loop = l;
 	err = sources_open(s->sources, l);
 	if (!err)
 		err = sources_start(s->sources);
@@ -269,6 +270,9 @@ void session_close(struct session *s)
 	s->closed = true;
 	untrack(s);
 	session_stop(s);
+	/* out of the loop before any fd closes: a session closed while the
+	 * loop runs on (tracetop's views) is never called again */
+	loop_forget(s->loop, s);
 	/* the sources' fds first: they keep events and the instance busy */
 	sources_close(s->sources);
 	if (instance_remove(s) < 0)

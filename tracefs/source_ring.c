@@ -15,6 +15,7 @@
 #include <tracefs.h>
 
 #include "common/log.h"
+#include "common/loop.h"
 #include "common/task.h"
 #include "tracefs/internal.h"
 #include "tracefs/ring.h"
@@ -281,6 +282,8 @@ static void ring_stop_src(struct source *src)
 
 static void ring_close(struct source *src)
 {
+	/* the paced ring fds and the pause's timer: out of the loop first */
+	loop_forget(src->s->loop, &rsrc(src)->pace);
 	ring_free(rsrc(src)->ring);
 	rsrc(src)->ring = NULL;
 }
