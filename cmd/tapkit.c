@@ -30,6 +30,7 @@
 #include "lang/parse.h"
 #include "lang/run.h"
 #include "tool/tool.h"
+#include "tool/top.h"
 #include "tracefs/session.h"
 
 #define TAPKIT_VERSION "0.1"
@@ -53,7 +54,15 @@ struct opts {
 	struct gen_opts gen;
 	char **argv;		/* script arguments */
 	int argc;
+	int top;		/* --top*: TOP_SCREEN, TOP_TEXT, TOP_JSON */
+	const char *top_view;	/* --top-view: the array shown first */
+	const char *top_drill[MAP_MAX_KEYS];	/* --top-drill: its keys fixed */
+	int ntop_drill;
+	const char *top_sort;	/* --top-sort: a column's title */
+	struct top_display disp; /* --top-interval, --top-iterations */
 };
+
+enum { TOP_SCREEN = 1, TOP_TEXT, TOP_JSON };
 
 static const char usage[] =
 "Run a SystemTap script in userspace: probes compiled to bytecode.\n"
@@ -85,6 +94,20 @@ static const char usage[] =
 "  -v, --verbose     say what each pass did (repeat for more)\n"
 "      --dry-run     print the tracefs writes as a shell script, and exit\n"
 "      --cleanup     remove what dead tapkit sessions left in tracefs\n"
+"      --top         show the script's global arrays live, as tracetop\n"
+"                    does (v: another array, Enter/Backspace: drill by\n"
+"                    the first key and back, q: quit); the script's own\n"
+"                    output is held and written when the screen closes\n"
+"      --top-batch   the same as text every interval, no terminal needed;\n"
+"                    the script's own output goes to stderr (or -o FILE)\n"
+"      --top-json    the same as JSON Lines\n"
+"      --top-view ARRAY     show this array first\n"
+"      --top-drill KEY      drilled into its first key KEY (again: the next)\n"
+"      --top-sort COLUMN    sort by this column (its title)\n"
+"      --top-reverse        sort ascending\n"
+"      --top-rows N         batch: print at most N rows per interval\n"
+"      --top-interval MS    refresh every MS milliseconds (1000)\n"
+"      --top-iterations N   stop after N intervals (0: until the run ends)\n"
 "  -V, --version     print the version\n"
 "  -h, --help        this help\n"
 "\n"
@@ -106,9 +129,13 @@ static const char usage[] =
 "  tapkit -e 'probe process(\"./prog\").function(\"f\").return { println($p->name$, $return) }'\n"
 "  tapkit -L 'process(\"./prog\").function(\"*\")'   # functions, variables, C types\n"
 "  tapkit -e 'probe kernel.function(\"do_sys_openat2\") { println(user_string($filename)) }'\n"
-"  tapkit -e 'global s; probe timer.profile { s[ubacktrace()]++ }' -T 5   # user stacks\n";
+"  tapkit -e 'global s; probe timer.profile { s[ubacktrace()]++ }' -T 5   # user stacks\n"
+"  tapkit --top -e 'global c; probe syscall.* { c[execname(), name]++ }'\n"
+"  tapkit --top-json --top-iterations 3 script.stp   # 3 tables as JSON\n";
 
-enum { OPT_DRY_RUN = 256, OPT_CLEANUP };
+enum { OPT_DRY_RUN = 256, OPT_CLEANUP, OPT_TOP, OPT_TOP_BATCH, OPT_TOP_JSON,
+       OPT_TOP_VIEW, OPT_TOP_DRILL, OPT_TOP_SORT, OPT_TOP_REVERSE, OPT_TOP_ROWS,
+       OPT_TOP_INTERVAL, OPT_TOP_ITERATIONS };
 
 /* SystemTap's letters: -p is a pass, -x a target, -T a time limit */
 static const struct tool_option options[] = {
@@ -125,6 +152,16 @@ static const struct tool_option options[] = {
 	{ 'V', "version", no_argument, NULL },
 	{ OPT_DRY_RUN, "dry-run", no_argument, NULL },
 	{ OPT_CLEANUP, "cleanup", no_argument, NULL },
+	{ OPT_TOP, "top", no_argument, NULL },
+	{ OPT_TOP_BATCH, "top-batch", no_argument, NULL },
+	{ OPT_TOP_JSON, "top-json", no_argument, NULL },
+	{ OPT_TOP_VIEW, "top-view", required_argument, NULL },
+	{ OPT_TOP_DRILL, "top-drill", required_argument, NULL },
+	{ OPT_TOP_SORT, "top-sort", required_argument, NULL },
+	{ OPT_TOP_REVERSE, "top-reverse", no_argument, NULL },
+	{ OPT_TOP_ROWS, "top-rows", required_argument, NULL },
+	{ OPT_TOP_INTERVAL, "top-interval", required_argument, NULL },
+	{ OPT_TOP_ITERATIONS, "top-iterations", required_argument, NULL },
 	{ 0 },
 };
 
@@ -222,6 +259,27 @@ static void option(struct tool *t, int c, const char *arg)
 		exit(TK_EXIT_OK);
 	case OPT_DRY_RUN: o->dry_run = true; break;
 	case OPT_CLEANUP: o->cleanup = true; break;
+	case OPT_TOP: o->top = TOP_SCREEN; break;
+	case OPT_TOP_BATCH: o->top = TOP_TEXT; break;
+	case OPT_TOP_JSON: o->top = TOP_JSON; break;
+	case OPT_TOP_VIEW: o->top_view = arg; break;
+	case OPT_TOP_DRILL:
+		if (o->ntop_drill == MAP_MAX_KEYS)
+			usage_error("too many --top-drill keys");
+		o->top_drill[o->ntop_drill++] = arg;
+		break;
+	case OPT_TOP_SORT: o->top_sort = arg; break;
+	case OPT_TOP_REVERSE: o->disp.ascending = true; break;
+	case OPT_TOP_ROWS:
+		o->disp.rows = (int)opt_num("--top-rows", arg, 1, 1 << 20);
+		break;
+	case OPT_TOP_INTERVAL:
+		o->disp.interval_ms = (uint64_t)opt_num("--top-interval", arg,
+							10, 3600 * 1000);
+		break;
+	case OPT_TOP_ITERATIONS:
+		o->disp.count = opt_num("--top-iterations", arg, 0, LONG_MAX);
+		break;
 	}
 }
 
@@ -242,6 +300,11 @@ static void operands(struct tool *t, int argc, char **argv, int optind)
 	}
 	if (t->opt.command && o->target)
 		usage_error("-c and -x cannot be used together");
+	if (!o->top && (o->top_view || o->ntop_drill || o->top_sort ||
+			o->disp.ascending ||
+			o->disp.rows || o->disp.interval_ms || o->disp.count))
+		usage_error("the --top-* options go with --top, --top-batch "
+			    "or --top-json");
 	o->argv = argv + optind;
 	o->argc = argc - optind;
 }
@@ -386,6 +449,14 @@ struct tapkit {
 	struct prog *prog;
 	struct run_opts ro;
 	struct run *r;
+	/* --top */
+	struct loop *loop;
+	struct run_view *view;
+	struct top_model model;
+	char (*help)[96];		/* the arrays' lines in the view menu */
+	long ticks;
+	struct timespec last_tick;
+	FILE *held;			/* the script's output under the screen */
 };
 
 /*
@@ -510,6 +581,187 @@ static void release(struct tapkit *tk)
 	tk->d = NULL;
 }
 
+/* --- --top: the script's arrays as tracetop's model (tool/top.h) --- */
+
+static struct agtable *m_table(void *c)
+{
+	return run_view_table(((struct tapkit *)c)->view);
+}
+
+static const char *m_path(void *c, char *buf, size_t len)
+{
+	return run_view_path(((struct tapkit *)c)->view, buf, len);
+}
+
+static int m_sort_col(void *c)
+{
+	return run_view_sort_col(((struct tapkit *)c)->view);
+}
+
+static void m_stats(void *c, struct top_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->events = run_view_events(((struct tapkit *)c)->view,
+				     &st->interval_ns);
+	if (st->interval_ns)
+		st->events_per_sec = (double)st->events * 1e9 /
+				     (double)st->interval_ns;
+}
+
+static bool m_view_at(void *c, size_t i, const char **name, const char **help)
+{
+	struct tapkit *tk = c;
+	const struct run_array *a = run_view_array(tk->view, i);
+
+	if (!a)
+		return false;
+	*name = a->name;
+	*help = run_array_desc(a, tk->help[i], sizeof(tk->help[i]));
+	return true;
+}
+
+static int m_open(void *c, const char *name, char *err, size_t errlen)
+{
+	return run_view_open(((struct tapkit *)c)->view, name, err, errlen);
+}
+
+static int m_drill(void *c, const struct agt_row *r, char *err, size_t errlen)
+{
+	return run_view_drill(((struct tapkit *)c)->view, r, err, errlen);
+}
+
+static int m_back(void *c, char *err, size_t errlen)
+{
+	return run_view_back(((struct tapkit *)c)->view, err, errlen);
+}
+
+static void m_tick(void *c, uint64_t elapsed_ns)
+{
+	struct tapkit *tk = c;
+
+	tk->ticks++;
+	clock_gettime(CLOCK_MONOTONIC, &tk->last_tick);
+	run_view_tick(tk->view, elapsed_ns);
+}
+
+/* After the begin probes: the view of the arrays, on the screen or
+ * printed every interval. */
+static int top_start(struct tapkit *tk)
+{
+	struct opts *o = &tk->o;
+	char err[256];
+	int i;
+
+	tk->view = run_view_new(tk->r, tk->e, o->top_view, err, sizeof(err));
+	if (!tk->view) {
+		pr_err("--top: %s", err);
+		return -1;
+	}
+	for (i = 0; i < o->ntop_drill; i++)
+		if (run_view_drill_key(tk->view, o->top_drill[i], err,
+				       sizeof(err)) < 0) {
+			pr_err("--top-drill: %s", err);
+			return -1;
+		}
+	tk->help = xcalloc(run_view_count(tk->view), sizeof(*tk->help));
+	tk->model = (struct top_model){
+		.ctx = tk, .table = m_table, .path = m_path,
+		.sort_col = m_sort_col, .stats = m_stats, .view_at = m_view_at,
+		.open = m_open, .drill = m_drill, .back = m_back,
+		.tick = m_tick,
+	};
+	clock_gettime(CLOCK_MONOTONIC, &tk->last_tick);
+	if (o->top != TOP_SCREEN)
+		return top_batch_start(&tk->model, &o->disp, tk->loop) < 0 ? -1 : 0;
+	if (top_ui_start(&tk->model, &o->disp, tk->loop, err, sizeof(err)) < 0) {
+		pr_err("--top: %s", err);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The run ends: the screen gives the terminal back before the end probes
+ * print (the display of the globals, as stap's exit).  Batch modes print
+ * the arrays once more, complete, unless their last interval just did.
+ */
+static void top_end(struct tapkit *tk)
+{
+	struct opts *o = &tk->o;
+
+	if (!tk->view)
+		return;
+	if (o->top == TOP_SCREEN) {
+		top_ui_end();
+		return;
+	}
+	run_drain(tk->r);
+	if (o->disp.count && tk->ticks >= o->disp.count)
+		return;
+	m_tick(tk, ms_since(&tk->last_tick) > 0 ?
+		   (uint64_t)(ms_since(&tk->last_tick) * 1e6) : 0);
+	if (o->top == TOP_JSON)
+		top_print_json(&tk->model, &o->disp, stdout);
+	else
+		top_print_text(&tk->model, &o->disp, stdout);
+	tool_flush();
+}
+
+/* --top's checks, before anything is attached: arrays to show, a terminal
+ * for the screen, where the script's own output goes. */
+static int top_check(struct tapkit *tk)
+{
+	struct opts *o = &tk->o;
+	char err[256];
+
+	if (run_view_check(tk->prog, tk->e, o->top_view, o->ntop_drill,
+			   o->top_sort, &o->disp.sort_col, err, sizeof(err)) < 0) {
+		pr_err("--top: %s", err);
+		return -1;
+	}
+	if (o->top == TOP_SCREEN && (!isatty(0) || !isatty(1))) {
+		pr_err("--top: the screen needs a terminal; --top-batch and "
+		       "--top-json print without one");
+		return -1;
+	}
+	o->disp.json = o->top == TOP_JSON;
+	o->disp.mode = AGT_CUMULATIVE;
+	if (!o->disp.interval_ms)
+		o->disp.interval_ms = 1000;
+	if (o->out)
+		return 0;
+	if (o->top != TOP_SCREEN) {
+		tk->ro.out = stderr;
+		return 0;
+	}
+	tk->held = tmpfile();
+	if (!tk->held) {
+		pr_err("--top: cannot hold the script's output: %s", strerror(errno));
+		return -1;
+	}
+	tk->ro.out = tk->held;
+	return 0;
+}
+
+/* The script's output held under the screen, now on stdout. */
+static void top_release_output(struct tapkit *tk)
+{
+	char buf[65536];
+	size_t n;
+
+	if (!tk->held)
+		return;
+	fflush(tk->held);
+	rewind(tk->held);
+	while ((n = fread(buf, 1, sizeof(buf), tk->held)) > 0)
+		if (fwrite(buf, 1, n, stdout) != n)
+			break;
+	fclose(tk->held);
+	tk->held = NULL;
+	tk->ro.out = NULL;
+	tool_flush();
+}
+
 /* --- the modes with no run: --cleanup, -l/-L, -p1..-p4, --dry-run --- */
 
 static int cleanup_mode(struct tool *t)
@@ -612,6 +864,8 @@ static int check(struct tool *t, int argc, char **argv, int optind)
 	if (private_libs(tk) < 0)
 		goto fail;
 	tk->ro.out = stdout;
+	if (o->top && top_check(tk) < 0)
+		goto fail;
 	if (o->out && !(tk->ro.out = fopen(o->out, "w"))) {
 		pr_err("cannot open '%s': %s", o->out, strerror(errno));
 		goto fail;
@@ -631,6 +885,7 @@ static int setup(struct tool *t, struct loop *l)
 {
 	struct tapkit *tk = t->ctx;
 
+	tk->loop = l;
 	/* target(): the -c command's PID (held until the begin probes ran) */
 	tk->ro.target = t->opt.command ? t->opt.pid : tk->o.target;
 	tk->r = run_new(tk->prog, &tk->ro);
@@ -648,24 +903,40 @@ static int setup(struct tool *t, struct loop *l)
 
 static int begin(struct tool *t)
 {
-	return run_begin(((struct tapkit *)t->ctx)->r);
+	struct tapkit *tk = t->ctx;
+	int rc = run_begin(tk->r);
+
+	if (rc || !tk->o.top)
+		return rc;
+	return top_start(tk);
 }
 
 static void end(struct tool *t)
 {
-	run_end(((struct tapkit *)t->ctx)->r);
+	struct tapkit *tk = t->ctx;
+
+	top_end(tk);
+	run_end(tk->r);
 }
 
 static void teardown(struct tool *t)
 {
 	struct tapkit *tk = t->ctx;
 
+	if (tk->o.top == TOP_SCREEN)
+		top_ui_end();
 	if (tk->r) {
 		t->status = run_finish(tk->r);
 		run_free(tk->r);
 		tk->r = NULL;
 	}
-	if (tk->ro.out && tk->ro.out != stdout && fclose(tk->ro.out) == EOF) {
+	run_view_free(tk->view);
+	tk->view = NULL;
+	free(tk->help);
+	tk->help = NULL;
+	top_release_output(tk);
+	if (tk->ro.out && tk->ro.out != stdout && tk->ro.out != stderr &&
+	    fclose(tk->ro.out) == EOF) {
 		pr_err("cannot write '%s': %s", tk->o.out, strerror(errno));
 		t->status = TK_EXIT_RUNTIME;
 	}

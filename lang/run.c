@@ -44,6 +44,8 @@ struct run {
 	struct attached att[16];
 	int natt;
 	bool overflow_seen;
+	bool drained;		/* run_drain() ran */
+	uint64_t fired;		/* handlers run (run_fired()) */
 	char *error;		/* run_error()'s message, until reported */
 };
 
@@ -131,6 +133,26 @@ static void sync_counts(struct run *r)
 			r->att[i].prov->sync(r, r->att[i].state);
 }
 
+void run_sync(struct run *r)
+{
+	sync_counts(r);
+}
+
+struct vm *run_vm(struct run *r)
+{
+	return r->vm;
+}
+
+const struct prog *run_prog(const struct run *r)
+{
+	return r->prog;
+}
+
+uint64_t run_fired(const struct run *r)
+{
+	return r->fired;
+}
+
 int run_global_add(struct run *r, int global, const char *key, int64_t delta)
 {
 	int err = vm_global_add(r->vm, global, key, delta);
@@ -150,6 +172,7 @@ bool run_fire(struct run *r, struct prov_probe *p, void *ev)
 		return !r->exiting;
 	if (p->sync)
 		sync_counts(r);
+	r->fired++;
 	if (vm_fire(r->vm, p->id, ev) < 0) {
 		run_flush(r);
 		fprintf(stderr, "ERROR: %s\n", vm_error(r->vm));
@@ -251,13 +274,19 @@ int run_begin(struct run *r)
 	return r->exiting ? 1 : 0;
 }
 
-void run_end(struct run *r)
+void run_drain(struct run *r)
 {
 	/* recording stops now; records still buffered when a signal, -T or
 	 * the target's exit ended the loop happened before it, and are
 	 * handled first (after exit() or an error, none is) */
-	if (r->state == PROV_RUNNING)
+	if (r->state == PROV_RUNNING && !r->drained)
 		phase_all(r, PROV_PHASE_DRAIN);
+	r->drained = true;
+}
+
+void run_end(struct run *r)
+{
+	run_drain(r);
 	r->exiting = false;
 	if (r->state == PROV_RUNNING || r->state == PROV_STARTING)
 		r->state = PROV_STOPPING;

@@ -23,8 +23,13 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "lang/map.h"
 #include "lang/vm.h"
 
+struct agtable;
+struct agt_col;
+struct agt_row;
+struct elab;
 struct prog;
 struct loop;
 struct prov_probe;
@@ -49,12 +54,25 @@ int run_attach(struct run *r, struct loop *l);
 /* The begin probes.  0: go on to the loop; 1: the run already ends
  * (exit() or an error). */
 int run_begin(struct run *r);
-/* After the loop: the records still buffered, the end and error probes. */
+/* After the loop: the records still buffered (run_drain(), unless it ran
+ * already), the end and error probes. */
 void run_end(struct run *r);
+/* After the loop: handle the records still buffered, once, so that the
+ * globals are complete before the end probes (a last table of them). */
+void run_drain(struct run *r);
 /* Detach, flush, report the errors: the exit status (0, or 1 after
  * errors).  Safe after a partial run_attach(), and more than once. */
 int run_finish(struct run *r);
 void run_free(struct run *r);
+
+/* Add what the kernel counted for counting probes to their globals now
+ * (as before a handler that reads them), so the globals are current. */
+void run_sync(struct run *r);
+/* Handlers run so far (begin, events, timers, end). */
+uint64_t run_fired(const struct run *r);
+/* The program and the VM of the run (the globals, for lang/run_table.c). */
+const struct prog *run_prog(const struct run *r);
+struct vm *run_vm(struct run *r);
 
 /* ---- for providers ----------------------------------------------------- */
 
@@ -98,5 +116,137 @@ void run_warn(struct run *r, const char *fmt, ...) __attribute__((format(printf,
 /* The reason run_error() kept (the first), or NULL: for the command to
  * print when run_attach() failed. */
 const char *run_error_msg(const struct run *r);
+
+/* ---- the script's global arrays as tables (lang/run_table.c) ------------ */
+
+#define RUN_TITLE_MAX	32
+
+enum run_array_value {
+	RUN_ARRAY_LONG,
+	RUN_ARRAY_STRING,
+	RUN_ARRAY_STAT,		/* `a[k] <<< v` */
+};
+
+/* A global array of the script, as a table sees it. */
+struct run_array {
+	const char *name;		/* the program's */
+	int global;			/* index in prog->globals */
+	int nkeys;
+	bool key_str[MAP_MAX_KEYS];	/* string index column, else long */
+	enum run_array_value value;
+	bool hist;			/* a statistic with @hist_log/_linear:
+					 * P50 and P99 columns */
+	/* "EXECNAME" for the writes' `c[execname()]`, else "KEY1".. */
+	char key_title[MAP_MAX_KEYS][RUN_TITLE_MAX];
+};
+
+/* A drilled row's key: .s for a string column (owned by its holder), .l
+ * for a long one. */
+struct run_key {
+	int64_t l;
+	char *s;
+};
+
+/**
+ * run_arrays() - the global arrays of the user's script (not the tapsets'),
+ * in declaration order, into @out (at most @max of them)
+ * @prog: the program
+ * @e: its elaboration, for the key titles and which globals are the
+ *	tapsets'; NULL: every array, its keys titled KEY1, KEY2...
+ *
+ * Return: the number of arrays, which may be more than @max (@out may be
+ * NULL with @max 0 to count them).
+ */
+size_t run_arrays(const struct prog *prog, const struct elab *e,
+		  struct run_array *out, size_t max);
+
+/**
+ * run_array_cols() - the columns of @a's table for agt_new(), into @cols
+ * (AGT_MAX_COLS of them)
+ * @depth: leading keys fixed by a drill-down (0..nkeys-1): not columns
+ *
+ * The keys from @depth on (strings or numbers), then VALUE for a long or
+ * string array, or COUNT SUM MIN MAX AVG, and P50 P99 when the statistic
+ * keeps a histogram; every value column shows its input as set.
+ * Return: the number of columns, or -EINVAL for a bad @depth.
+ */
+int run_array_cols(const struct run_array *a, int depth, struct agt_col *cols);
+/* "c[EXECNAME, NAME]: long" into @buf; returns @buf. */
+char *run_array_desc(const struct run_array *a, char *buf, size_t len);
+/* The column to sort @a's table by (made at @depth): the value, the count
+ * of a statistic, the first key of a string array. */
+int run_array_sort_col(const struct run_array *a, int depth);
+
+/**
+ * run_array_fill() - make table @t show array @a as the script keeps it now
+ * @r: the run (its counting probes are synced first)
+ * @depth: leading keys fixed, @t made by run_array_cols(@a, @depth)
+ * @match: the values of those @depth keys
+ *
+ * @t forgets its rows, then every element whose leading keys match is
+ * agt_set() into it.  Call it from the loop's thread, between handlers.
+ * Return: the rows set.
+ */
+size_t run_array_fill(struct run *r, const struct run_array *a, int depth,
+		      const struct run_key *match, struct agtable *t);
+
+/**
+ * run_view_check() - what a view of @prog's arrays would show, checked
+ * before anything runs
+ * @e: the elaboration, or NULL (as run_arrays())
+ * @name: the array shown first, NULL: the first one
+ * @ndrill: leading keys it will be drilled by
+ * @sort: a column title to sort by (case-insensitive), or NULL
+ * @sort_col: that column's index in the drilled table, or -1 without @sort
+ *
+ * Return: 0, -ENOENT with @err when the script has no arrays or none named
+ * @name, -EINVAL when it has not more keys than @ndrill or no column @sort.
+ */
+int run_view_check(const struct prog *prog, const struct elab *e,
+		   const char *name, int ndrill, const char *sort,
+		   int *sort_col, char *err, size_t errlen);
+
+/*
+ * A view over the arrays of a running script: one array shown at a time,
+ * switched by name, drilled by its leading keys (what tapkit --top shows).
+ */
+struct run_view;
+
+/**
+ * run_view_new() - a view of @r's arrays, showing @name (NULL: the first)
+ * @e: the elaboration (run_arrays()), or NULL
+ *
+ * Return: the view, filled now (free with run_view_free()), or NULL with
+ * errno and @err: ENOENT when the script has no global array or none
+ * named @name.
+ */
+struct run_view *run_view_new(struct run *r, const struct elab *e,
+			      const char *name, char *err, size_t errlen);
+void run_view_free(struct run_view *v);
+/* The arrays it offers. */
+size_t run_view_count(const struct run_view *v);
+const struct run_array *run_view_array(const struct run_view *v, size_t i);
+/* Show array @name, undrilled.  0, or -ENOENT with @err. */
+int run_view_open(struct run_view *v, const char *name, char *err,
+		  size_t errlen);
+/* Fix the first shown key to @row's: the next keys become the columns.
+ * -ENOENT when one key column is left (nothing to drill into). */
+int run_view_drill(struct run_view *v, const struct agt_row *row, char *err,
+		   size_t errlen);
+/* The same by the key's text (a number for a long key): -ENOENT with
+ * @err when one key column is left, -EINVAL for a bad number. */
+int run_view_drill_key(struct run_view *v, const char *key, char *err,
+		       size_t errlen);
+/* Undo the last drill-down; -ENOENT when there is none. */
+int run_view_back(struct run_view *v, char *err, size_t errlen);
+/* Refill the table and close its interval (@elapsed_ns long). */
+void run_view_tick(struct run_view *v, uint64_t elapsed_ns);
+/* The table shown, valid until the next open, drill or back. */
+struct agtable *run_view_table(const struct run_view *v);
+int run_view_sort_col(const struct run_view *v);
+/* "c > EXECNAME=sshd": the array and its drilled keys, escaped. */
+char *run_view_path(const struct run_view *v, char *buf, size_t len);
+/* Handlers run in the last interval, and its length. */
+uint64_t run_view_events(const struct run_view *v, uint64_t *interval_ns);
 
 #endif
