@@ -30,6 +30,7 @@ struct opts {
 	const char *filters[MAX_FILTERS];
 	int nfilters;
 	const char *view, *arg;
+	const char *script;	/* -S: a tapkit script's arrays */
 };
 
 static const char usage[] =
@@ -39,6 +40,8 @@ static const char usage[] =
 "USAGE: tracetop [-bjlrv] [-d SECS] [-n N] [-N ROWS] [-m MODE] [-s COLUMN]\n"
 "                [-p PID | -c CMD] [-F FIELD=VALUE]... [VIEW [ARG]]\n"
 "       tracetop [options] -e SYSTEM:EVENT [-k FIELDS] [-V VALUES]\n"
+"       tracetop [-bjrv] [-d SECS] [-n N] [-N ROWS] [-s COLUMN] [-c CMD]\n"
+"                -S SCRIPT [ARGS...]\n"
 "\n"
 "  VIEW                 a view (default syscalls; -l lists them), ARG its\n"
 "                       argument (funcs PATTERN)\n"
@@ -57,6 +60,8 @@ static const char usage[] =
 "  -k, --keys FIELDS    its key columns (default pid,comm)\n"
 "  -V, --values SPECS   its value columns (default count,rate): count, rate,\n"
 "                       FIELD:AGG[=TITLE], AGG sum min max avg rate p50 p99 last\n"
+"  -S, --script FILE    every global array of a tapkit script as a view\n"
+"                       (run by tapkit --top; ARGS are the script's)\n"
 "  -p, --pid PID        only this process (all its threads)\n"
 "  -c, --command CMD    run CMD and show only its process tree\n"
 "  -B, --buffer-kb KB   per-CPU ring size (default: the kernel's)\n"
@@ -77,7 +82,8 @@ static const char usage[] =
 "  tracetop -j -n 1 -d 5 syscalls # one 5 s interval as JSON\n"
 "  tracetop -b syscalls-pid -F pid=1234   # one process's syscalls by name\n"
 "  tracetop -e sched:sched_switch -k prev_comm -V prev_state:last\n"
-"  tracetop -e block:block_rq_issue -k comm -V bytes:sum=BYTES,bytes:p99\n";
+"  tracetop -e block:block_rq_issue -k comm -V bytes:sum=BYTES,bytes:p99\n"
+"  tracetop -S count.stp          # the arrays of a SystemTap script, live\n";
 
 static const struct tool_option options[] = {
 	{ 'b', "batch", no_argument, NULL },
@@ -93,6 +99,7 @@ static const struct tool_option options[] = {
 	{ 'V', "values", required_argument, NULL },
 	{ 'B', "buffer-kb", required_argument, NULL },
 	{ 'l', "list", no_argument, NULL },
+	{ 'S', "script", required_argument, NULL },
 	{ 0 },
 };
 
@@ -105,6 +112,71 @@ struct tracetop {
 };
 
 static int list_views(struct tool *t);
+
+/*
+ * -S FILE [ARGS]: the arrays of a script are tapkit's to run; tracetop's
+ * display options become tapkit's --top ones and tapkit (next to this
+ * program) takes over the process.  Nothing is traced before the exec.
+ */
+static int run_script(struct tool *t, int argc, char **argv, int optind)
+{
+	struct tracetop *tt = t->ctx;
+	struct opts *o = &tt->o;
+	char self[4096], *slash, num[3][32];
+	const char **av = xcalloc(argc + 24, sizeof(*av));
+	ssize_t n;
+	int k = 0;
+
+	if (o->event || o->keys || o->values || o->nfilters || o->mode ||
+	    o->buffer_kb || t->opt.pid)
+		usage_error("-S takes the display options only (-b -j -d -n -N -s -r -c -v)");
+	n = readlink("/proc/self/exe", self, sizeof(self) - 16);
+	if (n < 0) {
+		pr_err("cannot find tapkit: /proc/self/exe: %s", strerror(errno));
+		return -1;
+	}
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	strcpy(slash ? slash + 1 : self, "tapkit");
+	av[k++] = "tapkit";
+	av[k++] = t->opt.json ? "--top-json" :
+		  o->batch || !isatty(STDOUT_FILENO) ? "--top-batch" : "--top";
+	snprintf(num[0], sizeof(num[0]), "%llu",
+		 (unsigned long long)(o->delay * 1000 + 0.5));
+	av[k++] = "--top-interval";
+	av[k++] = num[0];
+	if (o->iterations) {
+		snprintf(num[1], sizeof(num[1]), "%ld", o->iterations);
+		av[k++] = "--top-iterations";
+		av[k++] = num[1];
+	}
+	if (o->rows) {
+		snprintf(num[2], sizeof(num[2]), "%ld", o->rows);
+		av[k++] = "--top-rows";
+		av[k++] = num[2];
+	}
+	if (o->sort) {
+		av[k++] = "--top-sort";
+		av[k++] = o->sort;
+	}
+	if (o->ascending)
+		av[k++] = "--top-reverse";
+	if (t->opt.command) {
+		av[k++] = "-c";
+		av[k++] = t->opt.command;
+	}
+	if (tk_verbose)
+		av[k++] = "-v";
+	av[k++] = "--";
+	av[k++] = o->script;
+	while (optind < argc)
+		av[k++] = argv[optind++];
+	av[k] = NULL;
+	execv(self, (char *const *)av);
+	pr_err("cannot run '%s': %s", self, strerror(errno));
+	free(av);
+	return -1;
+}
 
 static void option(struct tool *t, int key, const char *arg)
 {
@@ -142,6 +214,7 @@ static void option(struct tool *t, int key, const char *arg)
 	case 'V': o->values = arg; break;
 	case 'B': o->buffer_kb = opt_num("-B", arg, 4, 1 << 22); break;
 	case 'l': o->list = true; t->list = list_views; break;
+	case 'S': o->script = arg; break;
 	}
 }
 
@@ -153,6 +226,8 @@ static int check(struct tool *t, int argc, char **argv, int optind)
 
 	if (o->list)
 		return 0;
+	if (o->script)
+		return run_script(t, argc, argv, optind);
 	if ((o->keys || o->values) && !o->event)
 		usage_error("-k and -V go with -e SYSTEM:EVENT");
 	if (o->event && optind < argc)

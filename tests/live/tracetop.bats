@@ -160,3 +160,18 @@ for l in open(sys.argv[1]):
 	[ "$status" -eq 0 ] || { show_run; false; }
 	assert_clean "$killed"
 }
+
+@test "tracetop -S: a script's arrays, through tapkit --top" {
+	printf 'global c\nprobe syscall.getppid { c[execname()]++ }\n' > "$BATS_TEST_TMPDIR/c.stp"
+	run --separate-stderr tracetop -j -d 0.2 -c "$SYSLOOP getppid 321" -S "$BATS_TEST_TMPDIR/c.stp"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	python3 -c '
+import json, sys
+o = json.loads(sys.argv[1].splitlines()[-1])
+assert o["view"] == "c", o
+rows = {r["execname"]: r["value"] for r in o["rows"]}
+assert rows.get("sysloop") == 321, rows
+' "$output" || { show_run; false; }
+	run --separate-stderr tracetop -S "$BATS_TEST_TMPDIR/c.stp" -e sched:sched_switch
+	[ "$status" -eq 2 ] && [[ "$stderr" == "tracetop: -S takes the display options only"* ]] || { show_run; false; }
+}
