@@ -454,8 +454,6 @@ struct tapkit {
 	struct run_view *view;
 	struct top_model model;
 	char (*help)[96];		/* the arrays' lines in the view menu */
-	long ticks;
-	struct timespec last_tick;
 	FILE *held;			/* the script's output under the screen */
 };
 
@@ -639,8 +637,6 @@ static void m_tick(void *c, uint64_t elapsed_ns)
 {
 	struct tapkit *tk = c;
 
-	tk->ticks++;
-	clock_gettime(CLOCK_MONOTONIC, &tk->last_tick);
 	run_view_tick(tk->view, elapsed_ns);
 }
 
@@ -670,7 +666,6 @@ static int top_start(struct tapkit *tk)
 		.open = m_open, .drill = m_drill, .back = m_back,
 		.tick = m_tick,
 	};
-	clock_gettime(CLOCK_MONOTONIC, &tk->last_tick);
 	if (o->top != TOP_SCREEN)
 		return top_batch_start(&tk->model, &o->disp, tk->loop) < 0 ? -1 : 0;
 	if (top_ui_start(&tk->model, &o->disp, tk->loop, err, sizeof(err)) < 0) {
@@ -696,15 +691,7 @@ static void top_end(struct tapkit *tk)
 		return;
 	}
 	run_drain(tk->r);
-	if (o->disp.count && tk->ticks >= o->disp.count)
-		return;
-	m_tick(tk, ms_since(&tk->last_tick) > 0 ?
-		   (uint64_t)(ms_since(&tk->last_tick) * 1e6) : 0);
-	if (o->top == TOP_JSON)
-		top_print_json(&tk->model, &o->disp, stdout);
-	else
-		top_print_text(&tk->model, &o->disp, stdout);
-	tool_flush();
+	top_batch_end();
 }
 
 /* --top's checks, before anything is attached: arrays to show, a terminal
