@@ -67,6 +67,20 @@ step "syscount -P -L: by process, with time spent in syscalls, for 1 second"
 show "syscount -P -L -t 5 -d 1"
 "$bin/syscount" -P -L -t 5 -d 1 2>/dev/null
 
+step "tracetop -b: the live view as text; a process's syscalls by name (its drill-down)"
+echo "    (tracetop's screen does this live: Enter on a row drills, Backspace goes back)"
+"$loop" wait-stdin getppid 200000 < "$tmp/go" & wl=$!
+show "tracetop -b -n 2 -d 0.5 -N 5 syscalls"
+"$bin/tracetop" -b -n 2 -d 0.5 -N 5 syscalls 2>/dev/null
+show "tracetop -b -m cumulative syscalls-pid -F pid=$wl    # the workload: 200000 getppid() calls"
+TAPKIT_READY_FILE=$tmp/ready.tt "$bin/tracetop" -b -m cumulative -d 0.5 syscalls-pid -F pid="$wl" \
+	>"$tmp/out" 2>/dev/null & tt=$!
+for _ in $(seq 1 100); do [ -e "$tmp/ready.tt" ] && break; sleep 0.05; done
+echo x > "$tmp/go"; wait "$wl"; sleep 0.6
+kill -INT "$tt"; wait "$tt"
+# the last interval printed: the totals
+awk '/^tracetop - /{ n = NR } { line[NR] = $0 } END { for (i = n; i <= NR; i++) print line[i] }' "$tmp/out"
+
 step "tpoint -j: one tracepoint as JSON Lines, with a kernel filter"
 run_traced tpoint -j sched:sched_process_exec 'filename ~ "*uname*"' -- uname -r
 
