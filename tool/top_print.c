@@ -280,6 +280,14 @@ int top_batch_start(const struct top_model *m, struct top_display *d,
 	return fd < 0 ? fd : 0;
 }
 
+/**
+ * top_batch_end() - print the interval a stopped batch cut short
+ *
+ * When the loop ended before @d->count intervals (Ctrl-C, the end of -p's
+ * process or -c's command), tick the model once more and print that last
+ * interval, so its totals are not lost.  Once only; nothing after a batch
+ * that ran its count, or without a batch.
+ */
 void top_batch_end(void)
 {
 	struct batch *b = &batch;

@@ -4,6 +4,7 @@
  * table of fixed samples, and the batch loop's ticks, count and EPIPE.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdio_ext.h>
@@ -325,6 +326,73 @@ UNIT_TEST(batch_ticks_prints_and_stops)
 	CHECK(!loop_broken_pipe(l));
 	CHECK_INT(top_batch_start(&m, &(struct top_display){ 0 }, l), -EINVAL);
 	fclose(out);
+	loop_free(l);
+	agt_free(f.t);
+}
+
+/* stdout's text while @fn runs (at most 8 KiB) */
+static void capture(char *buf, size_t len, void (*fn)(void))
+{
+	FILE *out = tmpfile();
+	int saved;
+	size_t n;
+
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	dup2(fileno(out), STDOUT_FILENO);
+	fn();
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	rewind(out);
+	n = fread(buf, 1, len - 1, out);
+	buf[n] = '\0';
+	fclose(out);
+}
+
+static int count_lines(const char *s, const char *prefix)
+{
+	int n = 0;
+
+	for (; s; s = strchr(s, '\n'), s = s ? s + 1 : NULL)
+		n += !strncmp(s, prefix, strlen(prefix));
+	return n;
+}
+
+UNIT_TEST(batch_end_prints_the_last_interval_once)
+{
+	struct fake f = { 0 };
+	struct top_model m;
+	struct top_display d = display();
+	struct loop *l = loop_new();
+	char buf[8192];
+	int devnull = open("/dev/null", O_WRONLY);
+
+	fill(&f);
+	m = model(&f);
+	/* stopped before its first interval: the partial one is printed */
+	d.interval_ms = 60000;
+	d.count = 5;
+	CHECK_INT(top_batch_start(&m, &d, l), 0);
+	add(f.t, 5, "late", -1, 0, 7);
+	capture(buf, sizeof(buf), top_batch_end);
+	CHECK_INT(f.ticks, 1);
+	CHECK_INT(count_lines(buf, "tracetop - "), 1);
+	CHECK(strstr(buf, "\n5        late                    7 ") != NULL);
+	capture(buf, sizeof(buf), top_batch_end);	/* once only */
+	CHECK_STR(buf, "");
+	CHECK_INT(f.ticks, 1);
+	loop_free(l);
+	/* a batch that ran its count prints nothing more */
+	l = loop_new();
+	d.interval_ms = 10;
+	d.count = 2;
+	CHECK_INT(run_batch(l, &m, &d, devnull), 0);
+	CHECK_INT(f.ticks, 3);
+	capture(buf, sizeof(buf), top_batch_end);
+	CHECK_STR(buf, "");
+	CHECK_INT(f.ticks, 3);
+	close(devnull);
 	loop_free(l);
 	agt_free(f.t);
 }
