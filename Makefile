@@ -335,7 +335,7 @@ endef
 DEB_BUILD := gcc make pkg-config libtracefs-dev libtraceevent-dev libdw-dev libelf-dev libbpf-dev \
 	libncurses-dev linux-libc-dev
 DEB_TEST := bats util-linux procps python3 qemu-system-x86 busybox-static \
-	systemtap-sdt-dev tmux
+	systemtap-sdt-dev tmux jq
 deps:
 	$(call apt_install,$(DEB_BUILD) $(DEB_TEST))
 

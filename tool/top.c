@@ -57,6 +57,7 @@ struct top {
 	uint64_t lost_base;	/* lost before the current session */
 	uint64_t lost_cpu[256];	/* of the sessions closed */
 	uint64_t lost_shown[256];
+	char *scope_filter;	/* -p as a filter (scope_by_field feeders) */
 	/* the raw-events pane: the watched row's keys, and its lines */
 	bool watching;
 	int64_t watch_num[AGT_MAX_COLS];
@@ -242,6 +243,7 @@ void top_free(struct top *t)
 	while (t->depth > 0)
 		level_release(&t->stack[--t->depth]);
 	free(t->lines);
+	free(t->scope_filter);
 	free(t);
 }
 
@@ -441,15 +443,33 @@ static int open_level(struct top *t, struct level *lv)
 			goto out_feed;
 		}
 	}
-	f->filters = xcalloc(lv->nfilters + 1, sizeof(*f->filters));
+	f->filters = xcalloc(lv->nfilters + 2, sizeof(*f->filters));
 	for (i = 0; i < lv->nfilters; i++) {
 		err = parse_filter(t, lv->filters[i], &f->filters[f->nfilters]);
 		if (err)
 			goto out_feed;
 		f->nfilters++;
 	}
+	/* events about other tasks than the running one: -p/-c is a filter
+	 * on the feeder's process field, not the session's scope */
+	so.keep_self = ops->keep_self;
+	if (ops->scope_by_field) {
+		so.pid = 0;
+		so.tree = false;
+		if (t->o.pid && ops->pid_field && !top_filter_find(f, ops->pid_field)) {
+			char pf[64];
+
+			snprintf(pf, sizeof(pf), "%s=%d", ops->pid_field, (int)t->o.pid);
+			free(t->scope_filter);
+			t->scope_filter = xstrdup(pf);
+			err = parse_filter(t, t->scope_filter, &f->filters[f->nfilters]);
+			if (err)
+				goto out_feed;
+			f->nfilters++;
+		}
+	}
 	/* a filter on the feeder's process field is the session's PID */
-	if (ops->pid_field) {
+	else if (ops->pid_field) {
 		struct top_filter *pf = top_filter_find(f, ops->pid_field);
 
 		if (pf && (!so.pid || so.pid == pf->num) && pf->num > 0) {

@@ -103,6 +103,20 @@ struct top_feeder {
 	 * engine turns a filter on it into the session's PID
 	 * (set_event_pid); NULL: none */
 	const char *pid_field;
+	/*
+	 * Its records are made in whatever context runs, about other tasks
+	 * (a wakeup by the waker, a switch, a completion in an interrupt):
+	 * the session keeps tracetop's own records (session_opts.keep_self).
+	 */
+	bool keep_self;
+	/*
+	 * ... and the kernel's scope by the running task (set_event_pid)
+	 * would drop some of a process's records (a completion in an
+	 * interrupt): -p/-c become a filter on pid_field instead.  The
+	 * scheduler's events need not: ftrace's PID filter admits a switch
+	 * or wakeup of a listed task whoever runs.
+	 */
+	bool scope_by_field;
 };
 
 /* A feeder at work for one view. */

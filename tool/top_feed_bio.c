@@ -256,4 +256,7 @@ const struct top_feeder top_feed_bio = {
 	.event = bio_event,
 	.release = bio_release,
 	.ordered = true,
+	.keep_self = true,
+	.scope_by_field = true,
+	.pid_field = "pid",
 };

@@ -307,4 +307,7 @@ const struct top_feeder top_feed_net = {
 	.event = net_event,
 	.release = net_release,
 	.ordered = true,
+	.keep_self = true,
+	.scope_by_field = true,
+	.pid_field = "pid",
 };

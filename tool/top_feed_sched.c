@@ -226,4 +226,6 @@ const struct top_feeder top_feed_sched = {
 	.event = sched_event,
 	.release = sched_release,
 	.ordered = true,
+	.keep_self = true,
+	.pid_field = "pid",
 };

@@ -83,6 +83,11 @@ struct session_opts {
 	 * ~40 ns more per record of every task): for probes the reader hits
 	 * itself, as uprobes in libc, where one record read makes more */
 	bool notrace_self;
+	/* deliver our own threads' records too: they are dropped by default
+	 * (reading the ring makes records of its own), but events recorded
+	 * in whatever context runs, about other tasks (a wakeup, a switch, a
+	 * completion in an interrupt), lose real events when they are */
+	bool keep_self;
 	/* called after each drain that delivered records (e.g. flush output
 	 * once per batch rather than once per event) */
 	void (*batch_end)(void *arg);

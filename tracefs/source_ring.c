@@ -101,7 +101,8 @@ static int ring_open_src(struct source *src, struct loop *l)
 	 * makes a few syscalls per batch, not per record, so there is no
 	 * feedback loop to break.
 	 */
-	ring_skip_pid(rs->ring, s->self);
+	if (!s->o.keep_self)
+		ring_skip_pid(rs->ring, s->self);
 	/* a handler or the output that holds the loop 2 ms past a drain's
 	 * time: the keeper sets the full pages aside */
 	err = ring_keep_start(rs->ring, 2000000);

@@ -150,6 +150,23 @@ loop_device() {
 	expect bytes 24576 pid="$dd" comm=dd
 }
 
+@test "tracetop bio-procs -c: the command's I/O with its completions, made by other tasks" {
+	loop_device
+	# the loop device completes each request in its worker, not in dd:
+	# scoped by the running task (set_event_pid) the completions would be
+	# dropped and no latency known; -c is a filter on the issuer instead
+	start_tool tracetop -j -m cumulative -d 0.2 \
+		-c "dd if=/dev/zero of=$LOOPDEV bs=4096 count=6 oflag=direct" bio-procs
+	wait_tool
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+	assert_clean
+	expect count 6 comm=dd
+	expect bytes 24576 comm=dd
+	[ "$(tail -1 "$OUT" | jq '.rows | length')" -eq 1 ]
+	python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > 0 else 1)' \
+		"$(col max comm=dd)" || { show_output; false; }
+}
+
 # wait_sleeping PID COMM: PID runs COMM and sleeps (blocked in its read of
 # stdin: its exec and loader done)
 wait_sleeping() {
@@ -191,6 +208,34 @@ for line in sys.stdin:
 	expect wakeups $((v1 - v0)) tid="$w" comm=tksleeper
 	expect switches $((v1 - v0 + n1 - n0)) tid="$w" comm=tksleeper
 	[ "$(col avg tid="$w" comm=tksleeper)" != null ]
+}
+
+@test "tracetop sched -p: the process's wakeups and switches, whoever makes them" {
+	# a wakeup is recorded by whoever wakes the task (a timer interrupt
+	# on the CPU that runs something else, the writer of the line):
+	# ftrace's PID filter admits it for the woken task
+	start_held python3 -c 'import ctypes, sys, time
+ctypes.CDLL(None).prctl(15, b"tksleeper", 0, 0, 0)
+for line in sys.stdin:
+    for i in range(5):
+        time.sleep(0.02)'
+	wait_sleeping "$WL_PID" tksleeper
+	top -p "$WL_PID" sched
+	local w=$WL_PID v0 n0 v1 n1
+	read -r v0 n0 < <(ctxsw "$w")
+	printf 'go\n' >&"$WL_FD"
+	sleep 0.5
+	read -r v1 n1 < <(ctxsw "$w")
+	stop_top
+	[ $((v1 - v0)) -ge 6 ]
+	expect wakeups $((v1 - v0)) tid="$w" comm=tksleeper
+	expect switches $((v1 - v0 + n1 - n0)) tid="$w" comm=tksleeper
+	# nothing but the process
+	python3 -c '
+import json, sys
+o = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+assert {r["pid"] for r in o["rows"]} == {int(sys.argv[2])}, o["rows"]
+' "$OUT" "$w" || { show_output; false; }
 }
 
 @test "tracetop sched-tid -F tid=: one thread by CPU; sched-cpu by CPU" {
