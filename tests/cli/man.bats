@@ -370,6 +370,28 @@ check_sections() {
 	check_sections funclatency
 }
 
+# --- tracetop ---
+
+@test "tracetop: has a man page" {
+	check_has_page tracetop
+}
+
+@test "tracetop: man page renders without warnings" {
+	check_renders tracetop
+}
+
+@test "tracetop: man page has every long option of --help" {
+	check_long_options tracetop
+}
+
+@test "tracetop: man page has every short option of --help" {
+	check_short_options tracetop
+}
+
+@test "tracetop: man page has the required sections in order" {
+	check_sections tracetop
+}
+
 # --- every command ---
 
 @test "every command in build/bin has a man page" {
