@@ -21,6 +21,7 @@
  * SIGTERM, SIGHUP, an error, die()) restores it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <poll.h>
@@ -182,6 +183,97 @@ static int on_winch(struct loop *l, int fd, void *arg)
 	return 0;
 }
 
+#define HELD_MAX	(64 * 1024)
+
+/*
+ * What the program writes on stderr while the screen is up (a view's -v
+ * note, a warning) would scribble over the frame: it comes through a pipe
+ * instead, its last line shows on the status line, and all of it (the
+ * last 64 KiB) goes to the real stderr when the screen closes.
+ */
+static int on_stderr(struct loop *l, int fd, void *arg)
+{
+	struct top_ui *u = arg;
+	char buf[4096], *end, *start;
+	ssize_t n;
+
+	while ((n = read(fd, buf, sizeof(buf) - 1)) > 0) {
+		if (u->nheld + (size_t)n > HELD_MAX) {	/* keep the newest */
+			size_t drop = u->nheld + (size_t)n - HELD_MAX;
+
+			drop = drop < u->nheld ? drop : u->nheld;
+			memmove(u->held, u->held + drop, u->nheld - drop);
+			u->nheld -= drop;
+		}
+		memcpy(u->held + u->nheld, buf, (size_t)n);	/* n < HELD_MAX */
+		u->nheld += (size_t)n;
+		/* the last complete line of this read */
+		buf[n] = '\0';
+		while (n > 0 && buf[n - 1] == '\n')
+			buf[--n] = '\0';
+		end = buf + n;
+		for (start = end; start > buf && start[-1] != '\n'; start--)
+			;
+		if (u->active && start < end) {
+			top_ui_status(u, "%s", start);
+			top_ui_draw(u);
+		}
+	}
+	return 0;
+}
+
+static int capture_stderr(struct top_ui *u, struct loop *l)
+{
+	int p[2], ret;
+
+	fflush(stderr);
+	if (pipe2(p, O_NONBLOCK | O_CLOEXEC) < 0)
+		return -errno;
+	u->saved_stderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (u->saved_stderr < 0 || dup2(p[1], STDERR_FILENO) < 0) {
+		ret = -errno;
+		close(p[0]);
+		close(p[1]);
+		if (u->saved_stderr >= 0)
+			close(u->saved_stderr);
+		u->saved_stderr = -1;
+		return ret;
+	}
+	close(p[1]);
+	u->err_rfd = p[0];
+	u->held = xmalloc(HELD_MAX);
+	u->nheld = 0;
+	return loop_add(l, u->err_rfd, on_stderr, u) < 0 ? -EIO : 0;
+}
+
+/* stderr back where it was, with what the screen held on it. */
+static void release_stderr(struct top_ui *u)
+{
+	if (u->saved_stderr < 0)
+		return;
+	fflush(stderr);
+	dup2(u->saved_stderr, STDERR_FILENO);
+	close(u->saved_stderr);
+	u->saved_stderr = -1;
+	if (u->err_rfd >= 0) {
+		bool was = u->active;
+
+		u->active = false;	/* read what is left, draw nothing */
+		on_stderr(NULL, u->err_rfd, u);
+		u->active = was;
+		close(u->err_rfd);
+		u->err_rfd = -1;
+	}
+	if (u->nheld) {
+		ssize_t w = write(STDERR_FILENO, u->held, u->nheld);
+
+		(void)w;	/* nowhere left to say it otherwise */
+	}
+	free(u->held);
+	u->held = NULL;
+	u->nheld = 0;
+}
+
 static int on_key(struct loop *l, int fd, void *arg)
 {
 	struct top_ui *u = arg;
@@ -264,6 +356,7 @@ int top_ui_start(const struct top_model *m, struct top_display *d,
 	u->l = l;
 	u->scr = scr;
 	u->timer_fd = u->winch_fd = -1;
+	u->err_rfd = u->saved_stderr = -1;
 	u->utf8 = locale_utf8();
 	u->active = true;
 	atexit(top_ui_end);
@@ -291,6 +384,12 @@ int top_ui_start(const struct top_model *m, struct top_display *d,
 	ret = loop_add(l, u->winch_fd, on_winch, u);
 	if (ret < 0) {
 		errmsg(err, errlen, ret, "cannot watch the terminal's size: %s",
+		       strerror(-ret));
+		goto out_end;
+	}
+	ret = capture_stderr(u, l);
+	if (ret < 0) {
+		errmsg(err, errlen, ret, "cannot hold stderr under the screen: %s",
 		       strerror(-ret));
 		goto out_end;
 	}
@@ -343,6 +442,7 @@ void top_ui_end(void)
 	endwin();
 	delscreen(u->scr);
 	u->scr = NULL;
+	release_stderr(u);
 	/* the timer belongs to the loop, which closes it; quiet until then */
 	if (u->timer_fd >= 0)
 		timerfd_settime(u->timer_fd, 0, &off, NULL);

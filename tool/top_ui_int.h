@@ -83,6 +83,12 @@ struct top_ui {
 	char arg_name[64];		/* ... and what it asks: "PATTERN" */
 	char filter[UI_LINE_MAX];	/* the applied text filter */
 	char status[UI_LINE_MAX];	/* a message until the next key */
+	/* stderr while the screen is up: a pipe read into the status line
+	 * and held, written to the real stderr when the screen closes */
+	int err_rfd;
+	int saved_stderr;
+	char *held;
+	size_t nheld;
 
 	/* the title line: where each shown column starts and ends, for
 	 * mouse clicks */

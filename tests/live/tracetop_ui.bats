@@ -539,3 +539,24 @@ assert_terminal_restored() {
 	wait_screen '^rc=1$'
 	screen | grep -q 'tracetop: the screen needs a terminal on stdin and stdout'
 }
+
+@test "tracetop screen: stderr under the screen shows on the status line, then on the terminal" {
+	wl_start tkerr$$ 10
+	tt_start -v -p "$WL_PID" -m cumulative -d 0.3
+	wl_step tkerr$$
+	wait_screen "^ *$WL_PID +tkerr$$ +11 "
+	# -v's note of the drilled view is written while the screen is up
+	tm send-keys Enter
+	wait_screen "syscalls > pid=$WL_PID"
+	wait_screen "tracetop: syscalls: raw_syscalls records in instance tapkit_${TT_PID}_"
+	# the frame is whole: the note is the status line, the last line
+	screen | tail -1 | grep -q "raw_syscalls records in instance" ||
+		{ screen | sed 's/^/# |/' >&2; false; }
+	screen | head -1 | grep -Eq '^[0-9]{2}:[0-9]{2}:[0-9]{2} +syscalls > pid='
+	tm send-keys q
+	wait_screen '^rc=0$'
+	# the notes held under the screen, on the terminal once it is back
+	[ "$(screen | grep -c "^tracetop: syscalls: raw_syscalls records")" -ge 2 ] ||
+		{ screen | sed 's/^/# |/' >&2; false; }
+	assert_terminal_restored
+}
