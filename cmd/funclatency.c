@@ -22,6 +22,7 @@
 #include "common/log.h"
 #include "common/opt.h"
 #include "tool/tool.h"
+#include "tool/callstack.h"
 #include "tool/probeset.h"
 #include "tracefs/session.h"
 
@@ -125,18 +126,6 @@ struct idref {
 	bool ret, exit;
 };
 
-struct frame {
-	uint64_t ts;
-	unsigned int probe;
-};
-
-/* The calls a thread is in, innermost last. */
-struct tstack {
-	struct frame *v;
-	unsigned int n, cap;
-	unsigned int over;	/* entries past MAX_DEPTH, not kept */
-};
-
 struct agg {
 	struct hist_log2 h;	/* in the unit */
 	uint64_t total_ns;
@@ -152,7 +141,7 @@ struct funclat {
 	struct session *s;
 	struct probeset ps;
 	struct hmap *ids;		/* event id -> struct idref */
-	struct hmap *stacks;		/* tid -> struct tstack */
+	struct callstacks *stacks;	/* the calls each thread is in */
 	struct func *funcs;		/* by name, sorted */
 	size_t nfuncs;
 	unsigned int *func_of;		/* probe index -> funcs index */
@@ -174,57 +163,6 @@ static void record(struct funclat *fl, unsigned int probe, uint64_t ns)
 	}
 }
 
-static void on_entry(struct funclat *fl, const struct tk_event *ev, unsigned int probe)
-{
-	struct tstack *st = hmap_get(fl->stacks, (uint64_t)ev->pid, true);
-
-	if (st->over || st->n == MAX_DEPTH) {
-		st->over++;
-		return;
-	}
-	if (st->n == st->cap) {
-		st->cap = st->cap ? st->cap * 2 : 8;
-		st->v = xrealloc(st->v, st->cap * sizeof(*st->v));
-	}
-	st->v[st->n].ts = ev->ts;
-	st->v[st->n++].probe = probe;
-}
-
-/*
- * Pair with the innermost entry of the same probe; the entries above it
- * had their returns missed (longjmp, an exception) and go.  None: the call
- * began before tracing did.
- */
-static void on_return(struct funclat *fl, const struct tk_event *ev, unsigned int probe)
-{
-	struct tstack *st = hmap_get(fl->stacks, (uint64_t)ev->pid, false);
-	unsigned int i;
-
-	if (!st)
-		return;
-	if (st->over) {
-		st->over--;
-		return;
-	}
-	for (i = st->n; i > 0 && st->v[i - 1].probe != probe; i--)
-		;
-	if (!i)
-		return;
-	st->n = i - 1;
-	if (ev->ts >= st->v[i - 1].ts)
-		record(fl, probe, ev->ts - st->v[i - 1].ts);
-}
-
-static void forget(struct funclat *fl, pid_t tid)
-{
-	struct tstack *st = hmap_get(fl->stacks, (uint64_t)tid, false);
-
-	if (!st)
-		return;
-	free(st->v);
-	hmap_del(fl->stacks, (uint64_t)tid);
-}
-
 static void on_event(const struct tk_event *ev, void *arg)
 {
 	struct funclat *fl = arg;
@@ -232,12 +170,16 @@ static void on_event(const struct tk_event *ev, void *arg)
 
 	if (!r)
 		return;
-	if (r->exit)
-		forget(fl, ev->pid);
-	else if (r->ret)
-		on_return(fl, ev, r->probe);
-	else
-		on_entry(fl, ev, r->probe);
+	if (r->exit) {
+		callstacks_forget(fl->stacks, ev->pid);
+	} else if (r->ret) {
+		int64_t ns = callstacks_return(fl->stacks, ev->pid, ev->ts, r->probe);
+
+		if (ns >= 0)
+			record(fl, r->probe, (uint64_t)ns);
+	} else {
+		callstacks_enter(fl->stacks, ev->pid, ev->ts, r->probe);
+	}
 }
 
 static void print_text(struct funclat *fl, const char *now)
@@ -321,16 +263,12 @@ static void print_summary(struct tool *t)
 static void print_final(struct tool *t)
 {
 	struct funclat *fl = t->ctx;
-	size_t i, busy = 0;
-	struct tstack *st;
-	uint64_t tid;
 
 	/* after intervals, a last one only when it has calls */
 	if (!fl->printed || fl->all.h.count)
 		print_summary(t);
-	for (i = 0; (st = hmap_next(fl->stacks, &i, &tid));)
-		busy += st->n + st->over > 0;
-	pr_info("threads inside a timed call at the end: %zu", busy);
+	pr_info("threads inside a timed call at the end: %zu",
+		callstacks_busy(fl->stacks));
 	session_report_lost(fl->s);
 }
 
@@ -369,7 +307,7 @@ static void index_probes(struct funclat *fl, struct tp *exit_tp)
 	}
 	r = hmap_get(fl->ids, (uint64_t)exit_tp->id, true);
 	*r = (struct idref){ .exit = true };
-	fl->stacks = hmap_new(sizeof(struct tstack));
+	fl->stacks = callstacks_new(MAX_DEPTH);
 }
 
 static void say_probes(struct funclat *fl)
@@ -429,18 +367,13 @@ static int setup(struct tool *t, struct loop *l)
 static void teardown(struct tool *t)
 {
 	struct funclat *fl = t->ctx;
-	struct tstack *st;
-	uint64_t tid;
-	size_t i;
-
 	session_tool_teardown(t);
 	probeset_release(&fl->ps);
 	memset(&fl->ps, 0, sizeof(fl->ps));
-	for (i = 0; fl->stacks && (st = hmap_next(fl->stacks, &i, &tid));)
-		free(st->v);
-	hmap_free(fl->stacks);
+	callstacks_free(fl->stacks);
 	hmap_free(fl->ids);
-	fl->stacks = fl->ids = NULL;
+	fl->stacks = NULL;
+	fl->ids = NULL;
 	free(fl->funcs);
 	free(fl->func_of);
 	fl->funcs = NULL;

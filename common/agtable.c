@@ -159,6 +159,7 @@ static void free_rows(struct agtable *t)
 	for (i = 0; i < t->nrows; i++)
 		free(t->all[i]);
 	t->nrows = 0;
+	t->last = NULL;
 	memset(t->ix, 0, t->cap * sizeof(*t->ix));
 }
 
@@ -326,6 +327,7 @@ static void evict(struct agtable *t)
 			t->all[o++] = t->all[i];
 	}
 	t->nrows = o;
+	t->last = NULL;
 	ix_rebuild(t, t->cap);
 }
 
@@ -380,7 +382,31 @@ static struct agt_row *new_row(struct agtable *t, uint64_t h,
 	return r;
 }
 
-static struct agt_row *find_row(struct agtable *t, const struct agt_sample *s)
+/* @s's keys are @r's: compared as they stand, without hashing (strings
+ * kept whole only: a cut one goes the long way). */
+static bool is_row_of(const struct agtable *t, const struct agt_row *r,
+		      const struct agt_sample *s)
+{
+	int k;
+
+	for (k = 0; k < t->nkeys; k++) {
+		const struct agt_col *c = &t->col[t->key_col[k]];
+		bool have = s->have >> c->input & 1;
+
+		if (c->type == AGT_STR) {
+			const char *v = have && s->str[c->input] ? s->str[c->input] : "";
+			uint32_t n = r->key[k].len;
+
+			if (n >= AGT_STR_MAX || memcmp(r->key[k].str, v, n) || v[n])
+				return false;
+		} else if (r->key[k].num != (have ? s->num[c->input] : 0)) {
+			return false;
+		}
+	}
+	return true;
+}
+
+static struct agt_row *probe_row(struct agtable *t, const struct agt_sample *s)
 {
 	int64_t num[AGT_MAX_COLS];
 	const char *str[AGT_MAX_COLS];
@@ -392,6 +418,17 @@ static struct agt_row *find_row(struct agtable *t, const struct agt_sample *s)
 		if (t->ix[i].hash == h && same_keys(t, t->ix[i].row, num, str, len))
 			return t->ix[i].row;
 	return new_row(t, h, num, str, len);
+}
+
+static struct agt_row *find_row(struct agtable *t, const struct agt_sample *s)
+{
+	struct agt_row *r;
+
+	if (t->last && is_row_of(t, t->last, s))
+		return t->last;
+	r = probe_row(t, s);
+	t->last = r;
+	return r;
 }
 
 /* ---- adding ---- */

@@ -77,6 +77,8 @@ struct agtable {
 	char *ftext;			/* a row's key text, for filters */
 	size_t ftextlen;
 
+	struct agt_row *last;		/* the row of the last sample: the next
+					 * is often the same task's */
 	uint64_t seq;
 	uint64_t hits[NSETS];
 	double dhits;

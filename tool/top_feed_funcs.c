@@ -25,6 +25,7 @@
 #include "common/hmap.h"
 #include "common/log.h"
 #include "common/task.h"
+#include "tool/callstack.h"
 #include "tool/probeset.h"
 #include "tool/top_int.h"
 #include "tracefs/session.h"
@@ -48,21 +49,12 @@ struct idref {
 	bool ret;
 };
 
-/* The calls a thread is in, innermost last. */
-struct tstack {
-	unsigned int n;
-	unsigned int over;	/* entries past MAX_DEPTH, not kept */
-	struct {
-		uint64_t ts;
-		unsigned int probe;
-	} v[MAX_DEPTH];
-};
 
 struct funcs {
 	struct probeset ps;
 	bool have_ps;
 	struct hmap *ids;	/* event id -> struct idref */
-	struct hmap *stacks;	/* tid -> struct tstack */
+	struct callstacks *stacks;	/* the calls each thread is in */
 };
 
 static int funcs_init(struct top_feed *f)
@@ -107,40 +99,12 @@ static void emit(struct top_feed *f, const struct tk_event *ev,
 
 static void on_entry(struct funcs *fn, const struct tk_event *ev, unsigned int probe)
 {
-	struct tstack *st;
-
 	if (!fn->ps.v[probe].ret)
 		return;
-	if (hmap_count(fn->stacks) >= MAX_THREADS)
-		hmap_clear(fn->stacks);
-	st = hmap_get(fn->stacks, (uint64_t)ev->pid, true);
-	if (st->over || st->n == MAX_DEPTH) {
-		st->over++;
-		return;
-	}
-	st->v[st->n].ts = ev->ts;
-	st->v[st->n++].probe = probe;
-}
-
-/* Pair with the innermost entry of the same probe (those above it missed
- * their returns: longjmp, exceptions); -1 when there is none. */
-static int64_t on_return(struct funcs *fn, const struct tk_event *ev, unsigned int probe)
-{
-	struct tstack *st = hmap_get(fn->stacks, (uint64_t)ev->pid, false);
-	unsigned int i;
-
-	if (!st)
-		return -1;
-	if (st->over) {
-		st->over--;
-		return -1;
-	}
-	for (i = st->n; i > 0 && st->v[i - 1].probe != probe; i--)
-		;
-	if (!i)
-		return -1;
-	st->n = i - 1;
-	return ev->ts >= st->v[i - 1].ts ? (int64_t)(ev->ts - st->v[i - 1].ts) : 0;
+	/* threads that exited are not seen leaving: a bound, not a leak */
+	if (callstacks_threads(fn->stacks) >= MAX_THREADS)
+		callstacks_clear(fn->stacks);
+	callstacks_enter(fn->stacks, ev->pid, ev->ts, probe);
 }
 
 static void funcs_event(struct top_feed *f, const struct tk_event *ev)
@@ -152,7 +116,7 @@ static void funcs_event(struct top_feed *f, const struct tk_event *ev)
 	if (!r)
 		return;
 	if (r->ret) {
-		lat = on_return(fn, ev, r->probe);
+		lat = callstacks_return(fn->stacks, ev->pid, ev->ts, r->probe);
 		if (lat >= 0)
 			emit(f, ev, r->probe, lat);
 		return;
@@ -207,7 +171,7 @@ static int funcs_setup(struct top_feed *f)
 
 	f->priv = fn;
 	fn->ids = hmap_new(sizeof(struct idref));
-	fn->stacks = hmap_new(sizeof(struct tstack));
+	fn->stacks = callstacks_new(MAX_DEPTH);
 	if (narrowed) {
 		ret = add(f, narrowed, &fn->ps);
 		if (ret == 0)
@@ -250,7 +214,7 @@ static void funcs_release(struct top_feed *f)
 	if (fn->have_ps)
 		probeset_release(&fn->ps);
 	hmap_free(fn->ids);
-	hmap_free(fn->stacks);
+	callstacks_free(fn->stacks);
 	free(fn);
 	f->priv = NULL;
 }
