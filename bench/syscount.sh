@@ -16,7 +16,7 @@ usage() {
 
 	  -n N     getppid() calls per run (default 3000000)
 	  -r R     traced/untraced pairs per tracer (default 5)
-	  -t IDS   only these tracers (comma list of: sc,scp,scP,tt,ttc,ftraw,perf,scperf,bpf,tcmd)
+	  -t IDS   only these tracers (comma list of: sc,scp,scP,tt,ttp,ttc,ftraw,perf,scperf,bpf,tcmd)
 	  -s SECS  settle time after a peer looks ready (default 0.3)
 	  -v       more detail on stderr
 	  -h       this help
@@ -83,6 +83,19 @@ cfg_tt_parse() {
 	P_LOST=$(tapkit_lost "$TR_ERR")
 }
 
+# the drilled view: one process's calls by name (Enter on its row), scoped
+# to it in the kernel (set_event_pid)
+cfg_ttp_label() { echo "tracetop syscalls-pid (drilled, one process)"; }
+cfg_ttp_check() { cfg_tt_check; }
+cfg_ttp_tapkit() { :; }
+cfg_ttp_start() { tr_start ttp file "$BIN/tracetop" -b -m cumulative syscalls-pid -F pid="$WL_PID"; }
+cfg_ttp_parse() {
+	P_COUNT=$(awk '$1 == "getppid" { c = $2 } END { print c }' "$TR_OUT")
+	P_COUNT=${P_COUNT:--1}
+	P_EXPECT=$N
+	P_LOST=$(tapkit_lost "$TR_ERR")
+}
+
 cfg_ttc_label() { echo "tracetop syscount (perf counting mode)"; }
 cfg_ttc_check() { cfg_tt_check; }
 cfg_ttc_tapkit() { :; }
@@ -133,7 +146,7 @@ cfg_scperf_parse() {
 
 # bpftrace and trace-cmd: cfg_bpf_* and cfg_tcmd_* in bench/lib.sh
 
-IDS="sc scp scP tt ttc ftraw perf scperf bpf tcmd"
+IDS="sc scp scP tt ttp ttc ftraw perf scperf bpf tcmd"
 
 log "bench/syscount.sh: N=$N, R=$R pairs per tracer; results in $TMP until the end"
 run_pairs "$IDS"
@@ -264,13 +277,15 @@ target_added "syscount added cost <= 1.05 x perf stat's" syscount "$SC_PAIRS" "$
 target_added "syscount -P added cost <= 1.1 x trace-cmd record's" "syscount -P" "$SCP_PAIRS" "$SCP_ADDED" trace-cmd "$TC_PAIRS" "$TC_ADDED" 1.1
 target_added "syscount -P added cost below bpftrace's" "syscount -P" "$SCP_PAIRS" "$SCP_ADDED" bpftrace "$BPF_PAIRS" "$BPF_ADDED"
 load_summary tt;  TT_ADDED=$M_added TT_PAIRS=$M_pairs TT_CHECK=$M_check
+load_summary ttp; TTP_ADDED=$M_added TTP_PAIRS=$M_pairs TTP_CHECK=$M_check
 load_summary ttc; TTC_ADDED=$M_added TTC_PAIRS=$M_pairs TTC_CHECK=$M_check
 # "no more than": the medians of two runs of one mechanism differ by a few
 # percent on this shared VM, hence the 1.05 margin
 target_added "tracetop syscount view added cost <= 1.05 x syscount's" "tracetop syscount" "$TTC_PAIRS" "$TTC_ADDED" syscount "$SC_PAIRS" "$SC_ADDED" 1.05
 target_added "tracetop syscalls view added cost <= 1.05 x syscount -P's" "tracetop syscalls" "$TT_PAIRS" "$TT_ADDED" "syscount -P" "$SCP_PAIRS" "$SCP_ADDED" 1.05
+target_added "tracetop drilled view added cost <= 1.05 x syscount -P's" "tracetop syscalls-pid" "$TTP_PAIRS" "$TTP_ADDED" "syscount -P" "$SCP_PAIRS" "$SCP_ADDED" 1.05
 [ "$TT_PAIRS" -gt 0 ] && target "tracetop exact counts" "$([ "$TT_CHECK" = ok ] && [ "$TTC_CHECK" = ok ] && echo PASS || echo MISS)" \
-	"syscalls view workload row = N+1: $TT_CHECK; syscount view getppid = N: $TTC_CHECK"
+	"syscalls view workload row = N+1: $TT_CHECK; drilled getppid = N: $TTP_CHECK; syscount view getppid = N: $TTC_CHECK"
 if [ "$SC_PAIRS" -gt 0 ] || [ "$SCP_PAIRS" -gt 0 ]; then
 	v=PASS
 	case $SC_LOST in 0|-) ;; *) v=MISS ;; esac

@@ -2,7 +2,7 @@
 /*
  * tkrun: run one tracer for the benchmarks and measure it from outside.
  *
- *   tkrun -s STATS [-r READYFILE] [-f] -- command [args...]
+ *   tkrun -s STATS [-r READYFILE] [-f] [-t] -- command [args...]
  *
  * The command runs in its own process group with SIGINT/SIGTERM at their
  * defaults (a shell's background job would otherwise inherit SIGINT
@@ -10,6 +10,10 @@
  * as a terminal's Ctrl-C would be, so wrapper scripts (perf-tools) and
  * multi-process tracers (trace-cmd's per-CPU recorders) stop as they do
  * interactively.
+ *
+ * With -t the command's process group is made the terminal's foreground
+ * group (stdin's), as a shell does for a job, so an interactive program
+ * (tracetop's screen) can take the terminal; tkrun takes it back after.
  *
  * STATS gets key=value lines once the command has exited:
  *   pid        the command's PID (also its process group)
@@ -50,7 +54,7 @@ static long long now_ns(void)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: tkrun -s STATS [-r READYFILE] [-f] -- command [args...]\n");
+	fprintf(stderr, "usage: tkrun -s STATS [-r READYFILE] [-f] [-t] -- command [args...]\n");
 	exit(2);
 }
 
@@ -60,17 +64,18 @@ int main(int argc, char **argv)
 	char *rdir = NULL, *rbase = NULL, pidpath[4096];
 	long long t0, t_ready = -1, t_first = -1, t_stop = -1, t_end = -1;
 	int first = 0, opt, ino = -1, sfd, pipefd[2] = { -1, -1 }, status = 0;
-	int exited = 0, out_open = 0;
+	int exited = 0, out_open = 0, term = 0;
 	struct rusage ru;
 	sigset_t mask;
 	pid_t pid;
 	FILE *f;
 
-	while ((opt = getopt(argc, argv, "+s:r:f")) != -1) {
+	while ((opt = getopt(argc, argv, "+s:r:ft")) != -1) {
 		switch (opt) {
 		case 's': stats = optarg; break;
 		case 'r': ready = optarg; break;
 		case 'f': first = 1; break;
+		case 't': term = 1; signal(SIGTTOU, SIG_IGN); break;
 		default: usage();
 		}
 	}
@@ -114,6 +119,10 @@ int main(int argc, char **argv)
 	}
 	if (pid == 0) {
 		setpgid(0, 0);
+		if (term) {
+			tcsetpgrp(STDIN_FILENO, getpgrp());
+			signal(SIGTTOU, SIG_DFL);
+		}
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
@@ -219,6 +228,8 @@ int main(int argc, char **argv)
 	free(rdir);
 	free(rbase);
 
+	if (term)
+		tcsetpgrp(STDIN_FILENO, getpgrp());
 	f = fopen(stats, "w");
 	if (!f) {
 		perror("tkrun: stats");

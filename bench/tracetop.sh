@@ -6,13 +6,16 @@
 #      refreshed every second in a 200x60 tmux pane, no events coming: the
 #      CPU time tracetop uses over SECS, beside top -d 1 and htop -d 10
 #      (htop's delay is in tenths) in panes of the same size;
-#   2. busy: the syscalls view (a record per call) and the syscount view
-#      (counting in the kernel) on the same screen while a paced getppid()
-#      loop makes RATE calls per second: tracetop's CPU, and the events/s its
-#      header shows;
-#   3. launch to the first frame: from the exec of tracetop to its
-#      $TAPKIT_READY_FILE, which it creates once the first frame (header,
-#      titles, status line) is on the screen and tracing is live.
+#   2. busy: the syscalls view and the syscount view on the same screen at
+#      RATE events per second: a paced getppid() loop makes RATE/2 calls a
+#      second for the syscalls view (two records per call, its entry and
+#      its exit) and RATE for the syscount view (one count per call):
+#      tracetop's CPU, and the events/s its header shows;
+#   3. launch to the first frame: from the fork of tracetop to its
+#      $TAPKIT_READY_FILE (bench/tkrun -t, through inotify), which it
+#      creates once the first frame (header, titles, status line) is on the
+#      screen and tracing is live; syscount -P and syscount beside it, the
+#      same kernel work without a screen.
 # CPU is utime+stime from /proc/PID/stat over the window, as a % of one CPU.
 # The targets are printed as PASS/MISS lines; they never fail the script.
 
@@ -25,7 +28,7 @@ usage() {
 
 	  -s SECS  the length of each CPU window (default 20)
 	  -r R     launches to time (default 5)
-	  -n RATE  getppid() calls per second in the busy window (default 1000000)
+	  -n RATE  events per second in the busy windows (default 1000000)
 	  -v       more detail on stderr
 	  -h       this help
 
@@ -118,45 +121,69 @@ wait_gone() { local i; for i in $(seq 1 100); do kill -0 "$1" 2>/dev/null || ret
 wait_gone "$TT_PID"
 
 # ---- 2. busy ----------------------------------------------------------------
+: > "$TMP/pids"
 busy() {
-	local name=$1 view=$2 pid cpu rate
+	local name=$1 calls=$2 pid cpu rate spin
+	shift 2
+	"$BB/getppid_loop" spin "$calls" > /dev/null &
+	spin=$!
+	SPIN_PID=$spin
+	sleep 1
 	ready=$TMP/ready.$name
-	start_in_pane "$name" "env TAPKIT_READY_FILE=$ready $BIN/tracetop -d 1 $view"
+	start_in_pane "$name" "env TAPKIT_READY_FILE=$ready $*"
 	for _ in $(seq 1 400); do [ -e "$ready" ] && break; sleep 0.05; done
 	pid=$(pane_pid "$name")
-	TK_PIDS+=("$pid")
+	echo "$pid" >> "$TMP/pids"	# (a subshell: TK_PIDS is the caller's)
 	sleep 2
 	cpu=$(cpu_window "$SECS" "$pid")
 	rate=$(header_rate "$name")
 	tm send-keys -t "$name" q
+	kill -INT "$pid" 2>/dev/null	# a command that takes no q
 	wait_gone "$pid"
+	kill "$spin"
+	wait "$spin" 2>/dev/null
+	SPIN_PID=""
 	echo "$cpu ${rate:--}"
 }
-log "busy: getppid() at $RATE/s, syscalls view then syscount view, ${SECS} s each"
-"$BB/getppid_loop" spin "$RATE" > /dev/null &
-SPIN_PID=$!
-sleep 1
-WL_CPU=$(cpu_window 3 "$SPIN_PID")
-read -r BUSY_TT BUSY_TT_RATE <<< "$(busy busy1 syscalls)"
-read -r BUSY_TC BUSY_TC_RATE <<< "$(busy busy2 syscount)"
-kill "$SPIN_PID"; wait "$SPIN_PID" 2>/dev/null; SPIN_PID=""
+log "busy: $RATE events/s, syscalls view then syscount view, ${SECS} s each"
+read -r BUSY_TT BUSY_TT_RATE <<< "$(busy busy1 $((RATE / 2)) "$BIN/tracetop" -d 1 syscalls)"
+read -r BUSY_SP _ <<< "$(busy busy3 $((RATE / 2)) "$BIN/syscount" -P -L)"
+read -r BUSY_TC BUSY_TC_RATE <<< "$(busy busy2 "$RATE" "$BIN/tracetop" -d 1 syscount)"
 
 # ---- 3. launch to the first frame -------------------------------------------
-log "launch to the first frame: $R runs"
-: > "$TMP/launch"
-for i in $(seq 1 "$R"); do
-	ready=$TMP/ready.l$i
-	rm -f "$ready"
-	# the start time is taken in the pane's shell just before exec
-	start_in_pane "l$i" "sh -c 'date +%s.%N > $TMP/t0.$i; TAPKIT_READY_FILE=$ready exec $BIN/tracetop -d 1 syscount'"
-	for _ in $(seq 1 200); do [ -e "$ready" ] && break; sleep 0.02; done
-	pid=$(pane_pid "l$i")
-	TK_PIDS+=("$pid")
-	awk -v a="$(cat "$TMP/t0.$i")" -v b="$(stat -c %.9Y "$ready")" 'BEGIN { printf "%.1f\n", (b - a) * 1000 }' >> "$TMP/launch"
-	tm send-keys -t "l$i" q
-	wait_gone "$pid"
-done
-read -r LAUNCH_MED LAUNCH_MIN <<< "$(sort -g "$TMP/launch" | awk '{ a[NR] = $1 } END { if (!NR) print "- -"; else printf "%s %s\n", (NR % 2 ? a[(NR+1)/2] : sprintf("%.1f", (a[NR/2] + a[NR/2+1]) / 2)), a[1] }')"
+# launch ID CMD...: median and min over R runs of the fork of CMD (in a
+# pane, the terminal's foreground job) to its ready file, as bench/tkrun
+# sees them (inotify); CMD quits on q or SIGINT
+launch() {
+	local id=$1 i ready pid stats
+	shift
+	: > "$TMP/launch.$id"
+	for i in $(seq 1 "$R"); do
+		ready=$TMP/ready.$id.$i
+		stats=$TMP/stats.$id.$i
+		start_in_pane "l$id$i" "env TAPKIT_READY_FILE=$ready $BB/tkrun -t -s $stats -r $ready -- $*"
+		for _ in $(seq 1 200); do [ -e "$ready" ] && break; sleep 0.02; done
+		pid=$(pane_pid "l$id$i")
+		tm send-keys -t "l$id$i" q
+		kill -INT "$pid" 2>/dev/null	# a command that takes no q
+		wait_gone "$pid"
+		[ -s "$stats.pid" ] && cat "$stats.pid" >> "$TMP/pids"
+		awk -F= '$1 == "ready_ns" && $2 > 0 { printf "%.1f\n", $2 / 1e6 }' "$stats" >> "$TMP/launch.$id"
+		# the kernel frees the last run's instance after it exits:
+		# each launch starts on a quiet tracing core
+		sleep 1
+	done
+	sort -g "$TMP/launch.$id" | awk '{ a[NR] = $1 } END { if (!NR) print "- -"; else printf "%s %s\n", (NR % 2 ? a[(NR+1)/2] : sprintf("%.1f", (a[NR/2] + a[NR/2+1]) / 2)), a[1] }'
+}
+log "launch to the first frame: $R runs of each view"
+read -r LAUNCH_MED LAUNCH_MIN <<< "$(launch syscalls "$BIN/tracetop" -d 1)"
+read -r LAUNCH_C_MED LAUNCH_C_MIN <<< "$(launch syscount "$BIN/tracetop" -d 1 syscount)"
+# the same kernel work without a screen: syscount -P records the same two
+# events in the same kind of ring, plain syscount opens the same counters
+read -r LAUNCH_SP_MED LAUNCH_SP_MIN <<< "$(launch scP "$BIN/syscount" -P)"
+read -r LAUNCH_S_MED LAUNCH_S_MIN <<< "$(launch sc "$BIN/syscount")"
+
+while read -r p; do TK_PIDS+=("$p"); done < "$TMP/pids"
 
 # ---- report ---------------------------------------------------------------------
 echo
@@ -167,15 +194,20 @@ printf '  %-56s %8s\n' "tracetop -d 1 -m cumulative -e ... -k offset" "$IDLE_TT"
 printf '  %-56s %8s\n' "top -d 1" "$IDLE_TOP"
 printf '  %-56s %8s\n' "htop -d 10" "$IDLE_HTOP"
 echo
-printf '%-58s %8s %12s\n' "busy, getppid() paced at $RATE/s (the loop: $WL_CPU% CPU):" "% CPU" "header ev/s"
-printf '  %-56s %8s %12s\n' "tracetop syscalls (a record per call)" "$BUSY_TT" "$BUSY_TT_RATE"
-printf '  %-56s %8s %12s\n' "tracetop syscount (counted in the kernel)" "$BUSY_TC" "$BUSY_TC_RATE"
+printf '%-58s %8s %12s\n' "busy, $RATE events/s from a paced getppid() loop:" "% CPU" "header ev/s"
+printf '  %-56s %8s %12s\n' "tracetop syscalls ($((RATE / 2)) calls/s, 2 records each)" "$BUSY_TT" "$BUSY_TT_RATE"
+printf '  %-56s %8s %12s\n' "  syscount -P -L (the same records, by process, timed)" "$BUSY_SP" "-"
+printf '  %-56s %8s %12s\n' "tracetop syscount ($RATE calls/s, counted in the kernel)" "$BUSY_TC" "$BUSY_TC_RATE"
 echo
-printf '%-58s %8s ms (min %s)\n' "launch to the first frame (median of $R):" "$LAUNCH_MED" "$LAUNCH_MIN"
+echo "launch to the first frame (median of $R):"
+printf '  %-56s %8s ms (min %s)\n' "tracetop (the syscalls view: 2 events in the ring)" "$LAUNCH_MED" "$LAUNCH_MIN"
+printf '  %-56s %8s ms (min %s)\n' "syscount -P (the same events, no screen)" "$LAUNCH_SP_MED" "$LAUNCH_SP_MIN"
+printf '  %-56s %8s ms (min %s)\n' "tracetop syscount (a counter per syscall and CPU)" "$LAUNCH_C_MED" "$LAUNCH_C_MIN"
+printf '  %-56s %8s ms (min %s)\n' "syscount (the same counters, no screen)" "$LAUNCH_S_MED" "$LAUNCH_S_MIN"
 echo
 echo "Targets:"
 target_under "idle with 1,000 rows under 1% of a CPU" "$IDLE_TT" 1 "tracetop $IDLE_TT%, top $IDLE_TOP%, htop $IDLE_HTOP%"
 target_under "syscount view under 5% of a CPU at $RATE events/s" "$BUSY_TC" 5 "$BUSY_TC% at ${BUSY_TC_RATE} ev/s"
-target_under "syscalls view under 5% of a CPU at $RATE events/s" "$BUSY_TT" 5 "$BUSY_TT% at ${BUSY_TT_RATE} ev/s (a record read and aggregated per call)"
-target_under "launch to the first frame under 50 ms" "$LAUNCH_MED" 50 "$LAUNCH_MED ms (median)"
+target_under "syscalls view under 5% of a CPU at $RATE events/s" "$BUSY_TT" 5 "$BUSY_TT% at ${BUSY_TT_RATE} ev/s, syscount -P -L $BUSY_SP% (a record read and aggregated per event)"
+target_under "launch to the first frame under 50 ms" "$LAUNCH_MED" 50 "tracetop $LAUNCH_MED ms (syscount -P $LAUNCH_SP_MED ms), tracetop syscount $LAUNCH_C_MED ms (syscount $LAUNCH_S_MED ms) (medians)"
 print_leftovers
