@@ -147,9 +147,9 @@ static void watch_line(struct top *t, const struct tk_event *ev)
 	if (e)
 		tep_print_event(tep, &seq, &rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&seq);
-	snprintf(line, WATCH_LEN, "%5llu.%06llu %3d %7d %s: %s",
+	snprintf(line, WATCH_LEN, "%5llu.%09llu %3d %7d %s: %s",
 		 (unsigned long long)(ev->ts / 1000000000),
-		 (unsigned long long)(ev->ts % 1000000000 / 1000), ev->cpu,
+		 (unsigned long long)(ev->ts % 1000000000), ev->cpu,
 		 ev->pid, e ? e->name : "?", esc_str(seq.buffer));
 	trace_seq_destroy(&seq);
 	if (t->nlines < WATCH_LINES)
@@ -478,6 +478,11 @@ static int open_level(struct top *t, struct level *lv)
 			pf->kernel = true;
 		}
 	}
+	for (i = 0; i < agt_ncols(lv->tab); i++)
+		if (agt_col(lv->tab, i)->input >= 0)
+			f->used |= 1ULL << agt_col(lv->tab, i)->input;
+	for (i = 0; i < f->nfilters; i++)
+		f->used |= 1ULL << f->filters[i].slot;
 	so.ordered = ops->ordered;
 	t->s = session_new(&so);
 	f->s = t->s;

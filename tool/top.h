@@ -130,6 +130,10 @@ struct top_feed {
 	struct session *s;
 	pid_t pid;			/* -p (the session scopes to it) */
 	int verbose;			/* -v: feeders say what they use */
+	/* bit i: field i is read by a column or a filter of the view, so a
+	 * feeder can leave out the events only other fields need (the
+	 * syscalls feeder records entries only to time calls) */
+	uint64_t used;
 	void *priv;			/* the feeder's own */
 	struct top *top;		/* its engine */
 	char err[256];

@@ -2,11 +2,13 @@
 /*
  * tracetop's system-call feeders.
  *
- * syscalls: a record per call from raw_syscalls:sys_enter/sys_exit (as
- * syscount -P -L): each exit is one sample with its process, thread,
- * syscall, result and, when its entry was seen on the same thread, its
- * latency.  A filter on the syscall goes into the kernel as "id == N", one
- * on the process becomes the session's PID (the engine does that).
+ * syscalls: a record per call from raw_syscalls:sys_exit (as syscount -P
+ * has one from sys_enter): each exit is one sample with its process,
+ * thread, syscall and result.  A view that times calls (its columns read
+ * "lat") records sys_enter too, as syscount -P -L does: twice the records,
+ * and the latency of each exit whose entry was seen on the same thread.
+ * A filter on the syscall goes into the kernel as "id == N", one on the
+ * process becomes the session's PID (the engine does that).
  *
  * syscount: the kernel counts each syscalls:sys_enter_* tracepoint in
  * perf_event counting mode, as syscount does, and no record is written;
@@ -87,18 +89,23 @@ static int sys_setup(struct top_feed *f)
 		snprintf(filter, sizeof(filter), "id == %ld", nr);
 		flt->kernel = true;
 	}
-	sf->enter = session_add(f->s, "raw_syscalls", "sys_enter", TP_RECORD,
-				filter[0] ? filter : NULL);
-	sf->exit = sf->enter ? session_add(f->s, "raw_syscalls", "sys_exit",
-					   TP_RECORD, filter[0] ? filter : NULL) : NULL;
-	if (!sf->exit || format_field(sf->enter->event, "id", &sf->enter_id) < 0 ||
-	    format_field(sf->exit->event, "id", &sf->exit_id) < 0 ||
+	if (f->used & (1ULL << F_LAT)) {
+		sf->enter = session_add(f->s, "raw_syscalls", "sys_enter", TP_RECORD,
+					filter[0] ? filter : NULL);
+		if (!sf->enter || format_field(sf->enter->event, "id", &sf->enter_id) < 0)
+			return errmsg(f->err, sizeof(f->err), -ENOENT, "%s",
+				      session_error(f->s));
+	}
+	sf->exit = session_add(f->s, "raw_syscalls", "sys_exit", TP_RECORD,
+			       filter[0] ? filter : NULL);
+	if (!sf->exit || format_field(sf->exit->event, "id", &sf->exit_id) < 0 ||
 	    format_field(sf->exit->event, "ret", &sf->exit_ret) < 0)
 		return errmsg(f->err, sizeof(f->err), -ENOENT, "%s",
 			      session_error(f->s));
 	sf->inflight = hmap_new(sizeof(struct inflight));
 	if (f->verbose)
-		fprintf(stderr, "tracetop: syscalls: raw_syscalls records in instance %s%s%s\n",
+		fprintf(stderr, "tracetop: syscalls: raw_syscalls %s records in instance %s%s%s\n",
+			sf->enter ? "sys_enter and sys_exit" : "sys_exit",
 			session_name(f->s), filter[0] ? ", kernel filter " : "", filter);
 	return 0;
 }
@@ -112,7 +119,7 @@ static void sys_event(struct top_feed *f, const struct tk_event *ev)
 	pid_t tgid;
 	long nr;
 
-	if (ev->id == sf->enter->id) {
+	if (sf->enter && ev->id == sf->enter->id) {
 		in = hmap_get(sf->inflight, (uint64_t)ev->pid, true);
 		in->ts = ev->ts;
 		in->nr = (long)field_int(ev, &sf->enter_id);
@@ -138,7 +145,7 @@ static void sys_event(struct top_feed *f, const struct tk_event *ev)
 	s.num[F_NR] = nr;
 	s.num[F_RET] = field_int(ev, &sf->exit_ret);
 	s.num[F_ERR] = s.num[F_RET] < 0;
-	in = hmap_get(sf->inflight, (uint64_t)ev->pid, false);
+	in = sf->enter ? hmap_get(sf->inflight, (uint64_t)ev->pid, false) : NULL;
 	if (in) {
 		if (in->nr == nr && ev->ts >= in->ts) {
 			s.num[F_LAT] = (int64_t)(ev->ts - in->ts);

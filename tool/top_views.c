@@ -26,10 +26,15 @@ static const struct top_feeder *const feeders[] = {
 
 static const struct top_view views[] = {
 	{ .name = "syscalls",
-	  .help = "system calls by process: count, rate, errors, time",
+	  .help = "system calls by process: count, rate, errors (a record per call)",
+	  .feed = "syscalls", .keys = "pid,comm",
+	  .values = "count,rate,err:sum=ERRORS",
+	  .sort = "COUNT", .drill = "syscalls-pid:pid" },
+	{ .name = "syscalls-time",
+	  .help = "system calls by process with the time in them (two records per call)",
 	  .feed = "syscalls", .keys = "pid,comm",
 	  .values = "count,rate,err:sum=ERRORS,lat:sum=TIME,lat:p99=P99",
-	  .sort = "COUNT", .drill = "syscalls-pid:pid" },
+	  .sort = "TIME", .drill = "syscalls-pid:pid" },
 	{ .name = "syscalls-pid",
 	  .help = "one process's system calls by name, with latency",
 	  .feed = "syscalls", .keys = "syscall",
