@@ -86,11 +86,12 @@ cfg_tt_parse() {
 
 # the drilled view: one process's calls by name with their latency (Enter
 # on its row): entry and exit recorded, of that process only
-# (set_event_pid); syscount -P -L records the same two events
-cfg_scPL_label() { echo "syscount -P -L (enter+exit records, timed)"; }
+# (set_event_pid); syscount -P -L -p PID records the same two events of
+# the same process
+cfg_scPL_label() { echo "syscount -P -L -p PID (enter+exit, timed)"; }
 cfg_scPL_check() { cfg_sc_check; }
 cfg_scPL_tapkit() { :; }
-cfg_scPL_start() { tr_start scPL file "$BIN/syscount" -P -L; }
+cfg_scPL_start() { tr_start scPL file "$BIN/syscount" -P -L -p "$WL_PID"; }
 cfg_scPL_parse() {
 	# counted at exit: the release's read, N getppid, the write
 	P_COUNT=$(awk -v p="$WL_LAST" '$1 == p { c = $(NF - 2) } END { print c }' "$TR_OUT")
@@ -298,7 +299,7 @@ load_summary ttc; TTC_ADDED=$M_added TTC_PAIRS=$M_pairs TTC_CHECK=$M_check
 # percent on this shared VM, hence the 1.05 margin
 target_added "tracetop syscount view added cost <= 1.05 x syscount's" "tracetop syscount" "$TTC_PAIRS" "$TTC_ADDED" syscount "$SC_PAIRS" "$SC_ADDED" 1.05
 target_added "tracetop syscalls view added cost <= 1.05 x syscount -P's" "tracetop syscalls" "$TT_PAIRS" "$TT_ADDED" "syscount -P" "$SCP_PAIRS" "$SCP_ADDED" 1.05
-target_added "tracetop drilled view added cost <= 1.05 x syscount -P -L's (both time each call)" "tracetop syscalls-pid" "$TTP_PAIRS" "$TTP_ADDED" "syscount -P -L" "$SCPL_PAIRS" "$SCPL_ADDED" 1.05
+target_added "tracetop drilled view added cost <= 1.05 x syscount -P -L -p's (both time each call of one process)" "tracetop syscalls-pid" "$TTP_PAIRS" "$TTP_ADDED" "syscount -P -L -p" "$SCPL_PAIRS" "$SCPL_ADDED" 1.05
 [ "$TT_PAIRS" -gt 0 ] && target "tracetop exact counts" "$([ "$TT_CHECK" = ok ] && [ "$TTC_CHECK" = ok ] && echo PASS || echo MISS)" \
 	"syscalls view workload row = N+2: $TT_CHECK; drilled getppid = N: $TTP_CHECK; syscount view getppid = N: $TTC_CHECK"
 if [ "$SC_PAIRS" -gt 0 ] || [ "$SCP_PAIRS" -gt 0 ]; then

@@ -6,11 +6,11 @@
 #      refreshed every second in a 200x60 tmux pane, no events coming: the
 #      CPU time tracetop uses over SECS, beside top -d 1 and htop -d 10
 #      (htop's delay is in tenths) in panes of the same size;
-#   2. busy: the syscalls view and the syscount view on the same screen at
-#      RATE events per second: a paced getppid() loop makes RATE/2 calls a
-#      second for the syscalls view (two records per call, its entry and
-#      its exit) and RATE for the syscount view (one count per call):
-#      tracetop's CPU, and the events/s its header shows;
+#   2. busy: the syscalls view (one record per call), syscalls-time (two:
+#      the entry and the exit) and the syscount view (a count per call) at
+#      RATE events per second from a paced getppid() loop, beside
+#      syscount -P and syscount -P -L reading the same records: the CPU
+#      each uses, and the events/s tracetop's header shows;
 #   3. launch to the first frame: from the fork of tracetop to its
 #      $TAPKIT_READY_FILE (bench/tkrun -t, through inotify), which it
 #      creates once the first frame (header, titles, status line) is on the
@@ -146,9 +146,11 @@ busy() {
 	echo "$cpu ${rate:--}"
 }
 log "busy: $RATE events/s, syscalls view then syscount view, ${SECS} s each"
-read -r BUSY_TT BUSY_TT_RATE <<< "$(busy busy1 $((RATE / 2)) "$BIN/tracetop" -d 1 syscalls)"
-read -r BUSY_SP _ <<< "$(busy busy3 $((RATE / 2)) "$BIN/syscount" -P -L)"
-read -r BUSY_TC BUSY_TC_RATE <<< "$(busy busy2 "$RATE" "$BIN/tracetop" -d 1 syscount)"
+read -r BUSY_TT BUSY_TT_RATE <<< "$(busy busy1 "$RATE" "$BIN/tracetop" -d 1 syscalls)"
+read -r BUSY_SP _ <<< "$(busy busy2 "$RATE" "$BIN/syscount" -P)"
+read -r BUSY_TL BUSY_TL_RATE <<< "$(busy busy3 $((RATE / 2)) "$BIN/tracetop" -d 1 syscalls-time)"
+read -r BUSY_SPL _ <<< "$(busy busy4 $((RATE / 2)) "$BIN/syscount" -P -L)"
+read -r BUSY_TC BUSY_TC_RATE <<< "$(busy busy5 "$RATE" "$BIN/tracetop" -d 1 syscount)"
 
 # ---- 3. launch to the first frame -------------------------------------------
 # launch ID CMD...: median and min over R runs of the fork of CMD (in a
@@ -195,8 +197,10 @@ printf '  %-56s %8s\n' "top -d 1" "$IDLE_TOP"
 printf '  %-56s %8s\n' "htop -d 10" "$IDLE_HTOP"
 echo
 printf '%-58s %8s %12s\n' "busy, $RATE events/s from a paced getppid() loop:" "% CPU" "header ev/s"
-printf '  %-56s %8s %12s\n' "tracetop syscalls ($((RATE / 2)) calls/s, 2 records each)" "$BUSY_TT" "$BUSY_TT_RATE"
-printf '  %-56s %8s %12s\n' "  syscount -P -L (the same records, by process, timed)" "$BUSY_SP" "-"
+printf '  %-56s %8s %12s\n' "tracetop syscalls ($RATE calls/s, a record each)" "$BUSY_TT" "$BUSY_TT_RATE"
+printf '  %-56s %8s %12s\n' "  syscount -P (the same records)" "$BUSY_SP" "-"
+printf '  %-56s %8s %12s\n' "tracetop syscalls-time ($((RATE / 2)) calls/s, 2 records each)" "$BUSY_TL" "$BUSY_TL_RATE"
+printf '  %-56s %8s %12s\n' "  syscount -P -L (the same records, timed)" "$BUSY_SPL" "-"
 printf '  %-56s %8s %12s\n' "tracetop syscount ($RATE calls/s, counted in the kernel)" "$BUSY_TC" "$BUSY_TC_RATE"
 echo
 echo "launch to the first frame (median of $R):"
@@ -208,6 +212,6 @@ echo
 echo "Targets:"
 target_under "idle with 1,000 rows under 1% of a CPU" "$IDLE_TT" 1 "tracetop $IDLE_TT%, top $IDLE_TOP%, htop $IDLE_HTOP%"
 target_under "syscount view under 5% of a CPU at $RATE events/s" "$BUSY_TC" 5 "$BUSY_TC% at ${BUSY_TC_RATE} ev/s"
-target_under "syscalls view under 5% of a CPU at $RATE events/s" "$BUSY_TT" 5 "$BUSY_TT% at ${BUSY_TT_RATE} ev/s, syscount -P -L $BUSY_SP% (a record read and aggregated per event)"
+target_under "syscalls view under 5% of a CPU at $RATE events/s" "$BUSY_TT" 5 "$BUSY_TT% at ${BUSY_TT_RATE} ev/s (syscount -P $BUSY_SP%); syscalls-time $BUSY_TL% (syscount -P -L $BUSY_SPL%)"
 target_under "launch to the first frame under 50 ms" "$LAUNCH_MED" 50 "tracetop $LAUNCH_MED ms (syscount -P $LAUNCH_SP_MED ms), tracetop syscount $LAUNCH_C_MED ms (syscount $LAUNCH_S_MED ms) (medians)"
 print_leftovers
