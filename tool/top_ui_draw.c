@@ -469,7 +469,7 @@ static void draw_hist(struct top_ui *u, struct agtable *t, int y0, int y1)
 	struct agt_row *r = top_ui_cur_row(u, t);
 	const struct hist_log2 *h = NULL;
 	const struct agt_col *col;
-	char title[UI_LINE_MAX], keys[UI_LINE_MAX], lo[32], hi[32], line[UI_LINE_MAX];
+	char title[2 * UI_LINE_MAX], keys[UI_LINE_MAX], lo[32], hi[32], line[UI_LINE_MAX];
 	uint64_t max = 0;
 	int c = u->hist_col, first = -1, last = -1, s, y, bw;
 

@@ -4,7 +4,7 @@
 
 /*
  * The record source: the per-CPU ring buffers of one tracefs instance, read
- * as raw sub-buffers through libtracefs and walked with kbuffer.
+ * as raw sub-buffers through libtracefs and walked with rb_page.h.
  */
 #include <stdbool.h>
 #include <stdint.h>

@@ -59,7 +59,6 @@ struct ring {
 	int subbuf_size;
 	struct ring_cpu *cpus;
 	int *fds;
-	struct kbuffer **kb;	/* one page decoder per CPU, reused */
 	void ***scratch_pages;	/* walk() arguments, reused */
 	int *scratch_n;
 	uint64_t *scratch_missed;

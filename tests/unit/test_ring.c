@@ -336,6 +336,58 @@ UNIT_TEST(absolute_timestamp)
 	CHECK_INT(got[2].ts, abs + 5);
 }
 
+/*
+ * A page whose lengths point past its commit (a damaged or hostile copy):
+ * the walk delivers what fits and ends the page, never reading beyond it
+ * or looping.  Each case follows one good record.
+ */
+UNIT_TEST(damaged_page_ends_early)
+{
+	static struct page p[1];
+	int n[1] = { 1 }, c;
+
+	for (c = 0; c < 5; c++) {
+		page_init(&p[0], 100);
+		put_rec(&p[0], 1, 4, 1, 1);
+		switch (c) {
+		case 0:		/* type_len 0 with a length past the end */
+			put32(&p[0], ev_hdr(0, 1));
+			put32(&p[0], 0xfffffff0);
+			break;
+		case 1:		/* type_len 0 with array[0] < 4 */
+			put32(&p[0], ev_hdr(0, 1));
+			put32(&p[0], 2);
+			break;
+		case 2:		/* padding that would wrap the offset */
+			put32(&p[0], ev_hdr(T_PADDING, 1));
+			put32(&p[0], 0xfffffffc);
+			break;
+		case 3:		/* a small record cut by the commit */
+			put32(&p[0], ev_hdr(28, 1));
+			put32(&p[0], 0);
+			break;
+		case 4:		/* a header whose array[0] is past the commit */
+			put32(&p[0], ev_hdr(T_EXTEND, 1));
+			break;
+		}
+		page_finish(&p[0], 0, 0);
+		CHECK_INT(walk_pages((struct page *[]){ p }, n, 1, true, NULL), 1);
+		CHECK_INT(got[0].seq, 1);
+		CHECK_INT(got[0].ts, 101);
+	}
+	/* a commit longer than the sub-buffer is cut to it */
+	page_init(&p[0], 100);
+	put_rec(&p[0], 1, 4, 1, 1);
+	page_finish(&p[0], 0, 0);
+	{
+		unsigned long commit = SUBBUF * 4;
+
+		memcpy(p[0].b + 8, &commit, 8);
+	}
+	CHECK(walk_pages((struct page *[]){ p }, n, 1, true, NULL) >= 1);
+	CHECK_INT(got[0].seq, 1);
+}
+
 UNIT_TEST(padding)
 {
 	static struct page p[1];
