@@ -454,8 +454,8 @@ static int open_level(struct top *t, struct level *lv)
 	 * on the feeder's process field, not the session's scope */
 	so.keep_self = ops->keep_self;
 	if (ops->scope_by_field) {
-		so.pid = 0;
-		so.tree = false;
+		so.pid = ops->scope_kernel ? t->o.pid : 0;
+		so.tree = so.pid > 0;	/* no check by the running task */
 		if (t->o.pid && ops->pid_field && !top_filter_find(f, ops->pid_field)) {
 			char pf[64];
 

@@ -110,13 +110,20 @@ struct top_feeder {
 	 */
 	bool keep_self;
 	/*
-	 * ... and the kernel's scope by the running task (set_event_pid)
-	 * would drop some of a process's records (a completion in an
-	 * interrupt): -p/-c become a filter on pid_field instead.  The
-	 * scheduler's events need not: ftrace's PID filter admits a switch
-	 * or wakeup of a listed task whoever runs.
+	 * ... and a scope by the running task would drop some of a
+	 * process's records (a completion in an interrupt, a wakeup made
+	 * while another task runs) and keep others' (a wakeup the process
+	 * makes): -p/-c become a filter on pid_field instead.
 	 */
 	bool scope_by_field;
+	/*
+	 * ... while the kernel's PID filter may still narrow what is
+	 * recorded: ftrace checks a switch or a wakeup against the task
+	 * switched or woken, whoever runs, so set_event_pid (with its
+	 * children, the filter on pid_field deciding) loses none of the
+	 * process's scheduler events.
+	 */
+	bool scope_kernel;
 };
 
 /* A feeder at work for one view. */

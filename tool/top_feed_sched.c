@@ -227,5 +227,7 @@ const struct top_feeder top_feed_sched = {
 	.release = sched_release,
 	.ordered = true,
 	.keep_self = true,
+	.scope_by_field = true,
+	.scope_kernel = true,
 	.pid_field = "pid",
 };

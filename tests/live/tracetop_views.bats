@@ -214,16 +214,21 @@ for line in sys.stdin:
 	# a wakeup is recorded by whoever wakes the task (a timer interrupt
 	# on the CPU that runs something else, the writer of the line):
 	# ftrace's PID filter admits it for the woken task
-	start_held python3 -c 'import ctypes, sys, time
+	# pinned with its waker to one CPU, so the writer's wakeup of it is
+	# made in the writer's context (not queued to another CPU's idle
+	# task); it wakes a reader of its own (another process) each round
+	start_held taskset -c 0 python3 -c 'import ctypes, subprocess, sys, time
+r = subprocess.Popen(["cat"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
 ctypes.CDLL(None).prctl(15, b"tksleeper", 0, 0, 0)
 for line in sys.stdin:
     for i in range(5):
-        time.sleep(0.02)'
+        time.sleep(0.02)
+        r.stdin.write(b"x\n"); r.stdin.flush()'
 	wait_sleeping "$WL_PID" tksleeper
 	top -p "$WL_PID" sched
 	local w=$WL_PID v0 n0 v1 n1
 	read -r v0 n0 < <(ctxsw "$w")
-	printf 'go\n' >&"$WL_FD"
+	taskset -c 0 bash -c 'printf "go\n" >&'"$WL_FD"
 	sleep 0.5
 	read -r v1 n1 < <(ctxsw "$w")
 	stop_top
