@@ -348,6 +348,28 @@ check_sections() {
 	check_sections funccount
 }
 
+# --- profile ---
+
+@test "profile: has a man page" {
+	check_has_page profile
+}
+
+@test "profile: man page renders without warnings" {
+	check_renders profile
+}
+
+@test "profile: man page has every long option of --help" {
+	check_long_options profile
+}
+
+@test "profile: man page has every short option of --help" {
+	check_short_options profile
+}
+
+@test "profile: man page has the required sections in order" {
+	check_sections profile
+}
+
 # --- funclatency ---
 
 @test "funclatency: has a man page" {
