@@ -73,7 +73,8 @@ static int tree_depth(struct node *n)
 	int d = 0, k;
 	size_t i;
 
-	qsort(n->kids, n->nkids, sizeof(*n->kids), by_name);
+	if (n->nkids > 1)
+		qsort(n->kids, n->nkids, sizeof(*n->kids), by_name);
 	for (i = 0; i < n->nkids; i++)
 		if ((k = tree_depth(n->kids[i])) > d)
 			d = k;

@@ -132,8 +132,8 @@ static bool addr_same(const struct addrstack *x, const struct stackagg_sample *s
 	       x->nu == s->nu && x->kmissed == s->kmissed &&
 	       x->umissed == s->umissed &&
 	       !strncmp(x->comm, comm_of(s), sizeof(x->comm) - 1) &&
-	       !memcmp(x->pcs, s->kpcs, s->nk * sizeof(uint64_t)) &&
-	       !memcmp(x->pcs + s->nk, s->upcs, s->nu * sizeof(uint64_t));
+	       (!s->nk || !memcmp(x->pcs, s->kpcs, s->nk * sizeof(uint64_t))) &&
+	       (!s->nu || !memcmp(x->pcs + s->nk, s->upcs, s->nu * sizeof(uint64_t)));
 }
 
 /* Double a table of chains when it holds as many entries as buckets. */
@@ -238,8 +238,10 @@ static struct addrstack *learn(struct stackagg *a, const struct stackagg_sample 
 	x->kmissed = e->kmissed = s->kmissed;
 	x->umissed = e->umissed = s->umissed;
 	x->pcs = xmalloc((s->nk + s->nu + 1) * sizeof(uint64_t));
-	memcpy(x->pcs, s->kpcs, s->nk * sizeof(uint64_t));
-	memcpy(x->pcs + s->nk, s->upcs, s->nu * sizeof(uint64_t));
+	if (s->nk)
+		memcpy(x->pcs, s->kpcs, s->nk * sizeof(uint64_t));
+	if (s->nu)
+		memcpy(x->pcs + s->nk, s->upcs, s->nu * sizeof(uint64_t));
 	e->kname = xcalloc(s->nk + 1, sizeof(*e->kname));
 	e->uname = xcalloc(s->nu + 1, sizeof(*e->uname));
 	for (i = 0; i < s->nk; i++)
