@@ -113,6 +113,11 @@ show "profile -F 999 -f --svg $tmp/cpu.svg --command '$split 40' | sort -k2 -n |
 	sort -t' ' -k2 -n | tail -2
 echo "    (and a flame graph: $(grep -c '<g class="func">' "$tmp/cpu.svg") frames in cpu.svg)"
 
+step "offcputime: blocked time by stack (napper sleeps 30 ms 5 times in nap_here())"
+nap=$top/build/tests/helpers/napper
+show "offcputime -f -U -c '$nap 30 5' | sort -t' ' -k2 -n | tail -1"
+"$bin/offcputime" -f -U -c "$nap 30 5" 2>/dev/null | sort -t' ' -k2 -n | tail -1
+
 step "nothing left behind"
 left=$(ls /sys/kernel/tracing/instances 2>/dev/null | grep '^tapkit_' || true)
 left+=$(grep -s 'tapkit_' /sys/kernel/tracing/dynamic_events || true)

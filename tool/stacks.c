@@ -18,10 +18,14 @@
 #include "common/symcache.h"
 #include "common/task.h"
 #include "tool/stacks.h"
+#include "tracefs/format.h"
 #include "tracefs/perf_sideband.h"
 
 #define STACK_DRAIN_MS	10
 #define RING_PAGES	64
+/* A sample per context switch of the machine, with callchains: tens of
+ * thousands a second on a busy one, 1 MiB per CPU between two reads. */
+#define SWITCH_RING_PAGES 256
 #define SIDEBAND_PAGES	16
 
 struct stacks_sampler {
@@ -30,6 +34,7 @@ struct stacks_sampler {
 	struct symcache *syms;
 	tk_event_fn fn;
 	void *arg;
+	bool heads;			/* samples are struct perf_sample_head */
 };
 
 static void on_sample(const struct tk_event *ev, void *arg)
@@ -39,7 +44,7 @@ static void on_sample(const struct tk_event *ev, void *arg)
 
 	if (s->sb)
 		perf_sideband_tell(s->sb, ev->ts, s->syms);
-	if (h && ev->size >= sizeof(*h) && h->pid)
+	if (s->heads && ev->size >= sizeof(*h) && h->pid)
 		symcache_note(s->syms, (pid_t)h->pid);
 	s->fn(ev, s->arg);
 }
@@ -87,17 +92,36 @@ static void note_tasks(void)
 	closedir(d);
 }
 
+/* The sideband, the loop's fds and the drain timer of sampler @s. */
+static int attach(struct stacks_sampler *s, const struct perf_scope *scope,
+		  struct loop *l, char *err, size_t errlen)
+{
+	const int *fds;
+	int i, n, e;
+
+	s->sb = perf_sideband_open(scope, SIDEBAND_PAGES);	/* else /proc */
+	fds = perf_sampler_fds(s->smp, &n);
+	for (i = 0; i < n; i++)
+		if ((e = loop_add(l, fds[i], on_ready, s)) < 0)
+			return errmsg(err, errlen, e, "cannot poll the perf rings: %s",
+				      strerror(-e));
+	if ((e = loop_timer(l, STACK_DRAIN_MS, STACK_DRAIN_MS, on_ready, s)) < 0)
+		return errmsg(err, errlen, e, "cannot create the drain timer: %s",
+			      strerror(-e));
+	return 0;
+}
+
 struct stacks_sampler *stacks_sampler_open(const struct perf_sample_spec *spec,
 					   const struct perf_scope *scope,
 					   struct loop *l, tk_event_fn fn,
 					   void *arg, char *err, size_t errlen)
 {
 	struct stacks_sampler *s = xcalloc(1, sizeof(*s));
-	const int *fds;
-	int i, n, e;
+	int e;
 
 	s->fn = fn;
 	s->arg = arg;
+	s->heads = true;
 	s->syms = symcache_shared();
 	if (!scope)
 		note_tasks();
@@ -112,18 +136,40 @@ struct stacks_sampler *stacks_sampler_open(const struct perf_sample_spec *spec,
 			       "with perf_event: %s", strerror(e));
 		goto fail;
 	}
-	s->sb = perf_sideband_open(scope, SIDEBAND_PAGES);	/* else /proc */
-	fds = perf_sampler_fds(s->smp, &n);
-	for (i = 0; i < n; i++)
-		if ((e = loop_add(l, fds[i], on_ready, s)) < 0) {
-			errmsg(err, errlen, e, "cannot poll the perf rings: %s",
-			       strerror(-e));
-			goto fail;
-		}
-	if ((e = loop_timer(l, STACK_DRAIN_MS, STACK_DRAIN_MS, on_ready, s)) < 0) {
-		errmsg(err, errlen, e, "cannot create the drain timer: %s", strerror(-e));
+	if (attach(s, scope, l, err, errlen) < 0)
+		goto fail;
+	return s;
+fail:
+	stacks_sampler_free(s);
+	return NULL;
+}
+
+struct stacks_sampler *stacks_switch_sampler_open(const char *sys, const char *name,
+						  struct loop *l, tk_event_fn fn,
+						  void *arg, char *err, size_t errlen)
+{
+	struct stacks_sampler *s = xcalloc(1, sizeof(*s));
+	int id, e;
+
+	s->fn = fn;
+	s->arg = arg;
+	s->syms = symcache_shared();
+	id = format_event_id(sys, name);
+	if (id < 0) {
+		errmsg(err, errlen, id, "cannot use tracepoint %s:%s: %s", sys, name,
+		       id == -ENOENT ? "no such event in tracefs" : strerror(-id));
 		goto fail;
 	}
+	note_tasks();
+	s->smp = perf_sampler_open_switches(id, SWITCH_RING_PAGES);
+	if (!s->smp) {
+		e = errno;
+		errmsg(err, errlen, -e, "cannot sample %s:%s with perf_event: %s",
+		       sys, name, strerror(e));
+		goto fail;
+	}
+	if (attach(s, NULL, l, err, errlen) < 0)
+		goto fail;
 	return s;
 fail:
 	stacks_sampler_free(s);

@@ -36,6 +36,16 @@ struct stacks_sampler *stacks_sampler_open(const struct perf_sample_spec *spec,
 					   const struct perf_scope *scope,
 					   struct loop *l, tk_event_fn fn,
 					   void *arg, char *err, size_t errlen);
+/**
+ * stacks_switch_sampler_open() - as stacks_sampler_open(), on every CPU,
+ * over tracepoint @sys:@name (sample_period 1, its RAW data, with
+ * callchains), with the kernel's context switch records in the same
+ * stream (perf_sampler_open_switches(): tk_events of id
+ * PERF_SAMPLER_SWITCH)
+ */
+struct stacks_sampler *stacks_switch_sampler_open(const char *sys, const char *name,
+						  struct loop *l, tk_event_fn fn,
+						  void *arg, char *err, size_t errlen);
 /* 0, or -errno with the message in @err. */
 int stacks_sampler_enable(struct stacks_sampler *s, char *err, size_t errlen);
 /* Stop sampling and hand every buffered sample to the callback. */
