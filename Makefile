@@ -9,7 +9,7 @@
 #   make fuzz       run the libFuzzer targets for FUZZ_SECONDS each (clang)
 #   make install    PREFIX=/usr/local DESTDIR=
 
-TOOLS := tpoint syscount execsnoop killsnoop tplist uprobe tapkit opensnoop kprobe funclatency funccount tracetop
+TOOLS := tpoint syscount execsnoop killsnoop tplist uprobe tapkit opensnoop kprobe funclatency funccount tracetop profile offcputime
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/sbin
@@ -99,6 +99,12 @@ $(T)/tests/helpers/%: tests/helpers/%.c
 	@echo "  CC      $@"
 	$(Q)$(CC) -O2 -g -Wall -o $@ $<
 $(HELPER_BINS): tests/helpers/wait_stdin.h
+# profile's and offcputime's workloads: their functions' frames must be
+# walked (frame pointers) and kept apart (no inlining at -O0)
+$(T)/tests/helpers/cpusplit $(T)/tests/helpers/napper: $(T)/tests/helpers/%: tests/helpers/%.c
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	$(Q)$(CC) -O0 -g -fno-omit-frame-pointer -Wall -o $@ $<
 
 # the same workloads linked statically: no shared C library to probe
 STATIC_HELPERS := $(T)/tests/helpers/mutopen-static $(T)/tests/helpers/execer-static

@@ -105,6 +105,19 @@ script='probe process(@1).function("handle_request").return { printf("request %d
 show "tapkit -e '$script' $work -c '$work 3 10'"
 "$bin/tapkit" -e "$script" "$work" -c "$work 3 10" 2>&1 | grep -v '^handled'
 
+step "profile: CPU stacks sampled at 999 Hz, counted; the hottest ones, folded"
+echo "    (cpusplit spends 3 parts of its CPU time in busy_three() for 1 in busy_one())"
+split=$top/build/tests/helpers/cpusplit
+show "profile -F 999 -f --svg $tmp/cpu.svg --command '$split 40' | sort -k2 -n | tail -2"
+"$bin/profile" -F 999 -f --svg "$tmp/cpu.svg" --command "$split 40" 2>/dev/null |
+	sort -t' ' -k2 -n | tail -2
+echo "    (and a flame graph: $(grep -c '<g class="func">' "$tmp/cpu.svg") frames in cpu.svg)"
+
+step "offcputime: blocked time by stack (napper sleeps 30 ms 5 times in nap_here())"
+nap=$top/build/tests/helpers/napper
+show "offcputime -f -U -c '$nap 30 5' | sort -t' ' -k2 -n | tail -1"
+"$bin/offcputime" -f -U -c "$nap 30 5" 2>/dev/null | sort -t' ' -k2 -n | tail -1
+
 step "nothing left behind"
 left=$(ls /sys/kernel/tracing/instances 2>/dev/null | grep '^tapkit_' || true)
 left+=$(grep -s 'tapkit_' /sys/kernel/tracing/dynamic_events || true)

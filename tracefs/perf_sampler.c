@@ -73,6 +73,7 @@ struct perf_ring {
 	unsigned int stack_cap;
 	uint64_t lost_records;		/* sum of PERF_RECORD_LOST */
 	struct perf_sample_head head_copy;	/* ev.data of IP samples */
+	struct perf_switch switch_copy;		/* ev.data of switch records */
 };
 
 struct perf_sampler {
@@ -83,6 +84,7 @@ struct perf_sampler {
 	int *heap;			/* ring indices, by next sample's ts */
 	uint64_t sample_type;
 	bool format_lost;		/* read() gives each event's drops */
+	bool switches;			/* context switch records delivered */
 	int id;
 };
 
@@ -216,6 +218,34 @@ struct perf_sampler *perf_sampler_open(int id, const struct perf_scope *scope,
 	};
 
 	return sampler_open(&attr, scope, filter, callchain, pages_per_cpu, id);
+}
+
+/**
+ * perf_sampler_open_switches() - perf_sampler_open() of trace event @id on
+ * every CPU, with the callchain, and the kernel's context switch records
+ * (PERF_RECORD_SWITCH_CPU_WIDE) delivered in the same time-ordered
+ * stream as tk_events of id PERF_SAMPLER_SWITCH
+ *
+ * The switch records come from the scheduler's perf hooks, which see the
+ * switches some tracepoints miss (a CPU leaving idle, on some kernels).
+ * NULL with errno as perf_sampler_open().
+ */
+struct perf_sampler *perf_sampler_open_switches(int id, unsigned int pages_per_cpu)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_TRACEPOINT,
+		.config = id,
+		.sample_period = 1,
+		.sample_type = PERF_SAMPLE_RAW,
+		.context_switch = 1,
+		.sample_id_all = 1,
+	};
+	struct perf_sampler *s;
+
+	s = sampler_open(&attr, NULL, NULL, true, pages_per_cpu, id);
+	if (s)
+		s->switches = true;
+	return s;
 }
 
 /**
@@ -406,6 +436,36 @@ static bool parse_sample(struct perf_sampler *s, struct perf_ring *r,
 }
 
 /*
+ * A PERF_RECORD_SWITCH_CPU_WIDE at @rec into r->ev: the other task's pid
+ * and tid, then the sample_id trailer of our sample_type (TID, TIME, CPU).
+ */
+static bool parse_switch(struct perf_ring *r, const unsigned char *rec,
+			 struct perf_event_header h)
+{
+	const unsigned char *p = rec + sizeof(h);
+	struct tk_event *ev = &r->ev;
+	uint32_t u[2];
+
+	if (h.size < sizeof(h) + 8 + 24)
+		return false;
+	memset(ev, 0, sizeof(*ev));
+	ev->id = PERF_SAMPLER_SWITCH;
+	memcpy(u, p, 8);
+	r->switch_copy.other_pid = u[0];
+	r->switch_copy.other_tid = u[1];
+	r->switch_copy.out = !!(h.misc & PERF_RECORD_MISC_SWITCH_OUT);
+	memcpy(u, p + 8, 8);				/* pid, tid */
+	r->switch_copy.pid = u[0];
+	ev->pid = (int)u[1];
+	memcpy(&ev->ts, p + 16, 8);
+	memcpy(u, p + 24, 4);				/* cpu */
+	ev->cpu = (int)u[0];
+	ev->data = &r->switch_copy;
+	ev->size = sizeof(r->switch_copy);
+	return true;
+}
+
+/*
  * Move @r to its next sample: count LOST records and skip other kinds on
  * the way.  Returns true with r->ev filled, false when the ring is empty
  * (up to the head read at the start of this drain).
@@ -417,6 +477,11 @@ static bool ring_next(struct perf_sampler *s, struct perf_ring *r)
 
 	while ((rec = perf_mmap_record(&r->m, r->head, &h))) {
 		if (h.type == PERF_RECORD_SAMPLE && parse_sample(s, r, rec, h.size)) {
+			r->rec_size = h.size;
+			return true;
+		}
+		if (h.type == PERF_RECORD_SWITCH_CPU_WIDE && s->switches &&
+		    parse_switch(r, rec, h)) {
 			r->rec_size = h.size;
 			return true;
 		}

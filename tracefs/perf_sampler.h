@@ -25,6 +25,19 @@ struct perf_sampler;
 struct perf_sampler *perf_sampler_open(int id, const struct perf_scope *scope,
 				       const char *filter, bool callchain,
 				       unsigned int pages_per_cpu);
+/* The tk_event id of a context switch record (perf_sampler_open_switches()):
+ * its pid is the thread switched in or out, its data a struct perf_switch. */
+#define PERF_SAMPLER_SWITCH (-2)
+
+struct perf_switch {
+	uint32_t pid;		/* the process of the thread (ev->pid) */
+	uint32_t other_pid;	/* switched out: the next task; in: the */
+	uint32_t other_tid;	/* previous one */
+	uint32_t out;		/* 1: switched out, 0: switched in */
+};
+
+struct perf_sampler *perf_sampler_open_switches(int id, unsigned int pages_per_cpu);
+
 /* What perf_sampler_open_spec() samples: perf_event_attr's type and
  * config, every @period events or @freq times a second (one of the two). */
 struct perf_sample_spec {

@@ -41,6 +41,7 @@
 
 #include "common/log.h"
 #include "common/symcache.h"
+#include "common/task.h"
 #include "tracefs/internal.h"
 #include "tracefs/perf_mmap.h"
 #include "tracefs/perf_sideband.h"
@@ -174,6 +175,22 @@ static bool ring_peek(struct sb_ring *r)
 	return true;
 }
 
+/*
+ * A new task @tid (of process @pid) has its creator @ptid's name until it
+ * execs or renames itself: kept in the task cache now, so the samples of
+ * a task that is gone before they are read still name it.
+ */
+static void inherit_comm(pid_t tid, pid_t pid, pid_t ptid)
+{
+	const char *comm = task_cache_comm(ptid);
+	char copy[16];
+
+	if (!comm)
+		return;
+	snprintf(copy, sizeof(copy), "%s", comm);
+	task_cache_set(tid, copy, pid);
+}
+
 /* Tell @c the record at @rec (@size bytes, made at @ts). */
 static void tell(struct perf_sideband *sb, const unsigned char *rec,
 		 unsigned int size, uint64_t ts, struct symcache *c)
@@ -213,14 +230,24 @@ static void tell(struct perf_sideband *sb, const unsigned char *rec,
 		return;
 	}
 	case PERF_RECORD_COMM:
-		if (size >= sizeof(h) + 8 && (h.misc & PERF_RECORD_MISC_COMM_EXEC)) {
-			memcpy(u, rec + 8, 8);		/* pid, tid */
-			symcache_task(c, ts, SYMCACHE_EXEC, (pid_t)u[0], 0);
+		if (size < sizeof(h) + 8)
+			return;
+		memcpy(u, rec + 8, 8);			/* pid, tid, comm */
+		if (size > sizeof(h) + 8) {
+			char comm[16];
+
+			snprintf(comm, sizeof(comm), "%.*s",
+				 (int)(size - sizeof(h) - 8), rec + sizeof(h) + 8);
+			task_cache_set((pid_t)u[1], comm, (pid_t)u[0]);
 		}
+		if (h.misc & PERF_RECORD_MISC_COMM_EXEC)
+			symcache_task(c, ts, SYMCACHE_EXEC, (pid_t)u[0], 0);
 		return;
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
 		memcpy(u, rec + 8, 16);			/* pid, ppid, tid, ptid */
+		if (h.type == PERF_RECORD_FORK)
+			inherit_comm((pid_t)u[2], (pid_t)u[0], (pid_t)u[3]);
 		if (h.type == PERF_RECORD_FORK && u[0] != u[1])
 			symcache_task(c, ts, SYMCACHE_FORK, (pid_t)u[0], (pid_t)u[1]);
 		else if (h.type == PERF_RECORD_EXIT && u[0] == u[2])

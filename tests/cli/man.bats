@@ -348,6 +348,50 @@ check_sections() {
 	check_sections funccount
 }
 
+# --- profile ---
+
+@test "profile: has a man page" {
+	check_has_page profile
+}
+
+@test "profile: man page renders without warnings" {
+	check_renders profile
+}
+
+@test "profile: man page has every long option of --help" {
+	check_long_options profile
+}
+
+@test "profile: man page has every short option of --help" {
+	check_short_options profile
+}
+
+@test "profile: man page has the required sections in order" {
+	check_sections profile
+}
+
+# --- offcputime ---
+
+@test "offcputime: has a man page" {
+	check_has_page offcputime
+}
+
+@test "offcputime: man page renders without warnings" {
+	check_renders offcputime
+}
+
+@test "offcputime: man page has every long option of --help" {
+	check_long_options offcputime
+}
+
+@test "offcputime: man page has every short option of --help" {
+	check_short_options offcputime
+}
+
+@test "offcputime: man page has the required sections in order" {
+	check_sections offcputime
+}
+
 # --- funclatency ---
 
 @test "funclatency: has a man page" {

@@ -3,7 +3,7 @@
 
 bats_require_minimum_version 1.5.0
 
-TOOLS=(tpoint syscount execsnoop killsnoop uprobe kprobe funclatency funccount opensnoop)
+TOOLS=(tpoint syscount execsnoop killsnoop uprobe kprobe funclatency funccount opensnoop profile offcputime)
 
 # expect_usage_error MESSAGE CMD...: exit 2, one reason and the --help hint
 expect_usage_error() {
@@ -52,6 +52,9 @@ expect_usage_error() {
 		expect_usage_error "invalid number for -p: '12x'" "$t" -p 12x
 	done
 	for t in "${TOOLS[@]}"; do
+		# profile's and offcputime's -d is bcc's --delimited: their
+		# duration is the operand
+		[ "$t" = profile ] || [ "$t" = offcputime ] && continue
 		expect_usage_error "-d must be between 1 and 31536000: '0'" "$t" -d 0
 		expect_usage_error "invalid number for -d: ''" "$t" -d ''
 	done
@@ -162,4 +165,30 @@ expect_usage_error() {
 	expect_usage_error "-c and -x cannot be used together" tapkit -c true -x 1 -e 'probe begin {}'
 	expect_usage_error "-v and -c cannot be used together" tpoint -v -c true sched:sched_switch
 	expect_usage_error "invalid option '-c'" tplist -c true
+}
+
+@test "profile: its own option errors" {
+	expect_usage_error "-F must be between 1 and 1000000: '0'" profile -F 0
+	expect_usage_error "invalid number for -F: 'x'" profile -F x
+	expect_usage_error "-c must be between 1 and 1099511627776: '0'" profile -c 0
+	expect_usage_error "-F and -c cannot be used together" profile -F 99 -c 1000
+	expect_usage_error "-U and -K cannot be used together" profile -U -K
+	expect_usage_error "-f and -j cannot be used together" profile -f -j
+	expect_usage_error "duration must be between 1 and 31536000: '0'" profile 0
+	expect_usage_error "invalid number for duration: 'x'" profile x
+	expect_usage_error "unexpected argument '2'" profile 1 2
+	expect_usage_error "empty command for --command" profile --command ''
+	expect_usage_error "-c and -p cannot be used together" profile -p 1 --command true
+	expect_usage_error "option '-c' needs an argument" profile -c
+}
+
+@test "offcputime: its own option errors" {
+	expect_usage_error "-U and -K cannot be used together" offcputime -U -K
+	expect_usage_error "-f and -j cannot be used together" offcputime -f -j
+	expect_usage_error "invalid number for -m: 'x'" offcputime -m x
+	expect_usage_error "-M must be between 1 and 1125899906842624: '0'" offcputime -M 0
+	expect_usage_error "-m must not be greater than -M" offcputime -m 10 -M 5
+	expect_usage_error "duration must be between 1 and 31536000: '0'" offcputime 0
+	expect_usage_error "unexpected argument '2'" offcputime 1 2
+	expect_usage_error "-c and -p cannot be used together" offcputime -p 1 -c true
 }
