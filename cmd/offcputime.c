@@ -230,28 +230,16 @@ static int drain(struct tool *t)
 	return 0;
 }
 
-/* Write the stacks to @path: the SVG, or the folded stacks.  0 or -1. */
+/* Write @oc's stacks to @path: the SVG, or the folded stacks.  0 or -1
+ * after saying why. */
 static int write_file(struct offcpu *oc, const char *path,
 		      const struct stackagg_print_opts *po, bool svg)
 {
 	struct flamegraph_opts fo = { .title = "Off-CPU Time Flame Graph", .unit = "us" };
-	FILE *f = fopen(path, "w");
-	int err = 0;
+	char err[512];
 
-	if (!f) {
-		pr_err("cannot write '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	if (svg)
-		err = flamegraph_write(oc->agg, po, &fo, f);
-	else
-		stackagg_print(oc->agg, f, po);
-	if (ferror(f) && !err)
-		err = -EIO;
-	if (fclose(f) == EOF && !err)
-		err = -errno;
-	if (err) {
-		pr_err("cannot write '%s': %s", path, strerror(-err));
+	if (stacks_write_file(oc->agg, path, po, svg ? &fo : NULL, err, sizeof(err)) < 0) {
+		pr_err("%s", err);
 		return -1;
 	}
 	return 0;

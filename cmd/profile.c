@@ -253,23 +253,10 @@ static int write_file(struct profile *p, const char *path,
 		      const struct stackagg_print_opts *po, bool svg)
 {
 	struct flamegraph_opts fo = { .title = "CPU Flame Graph", .unit = "samples" };
-	FILE *f = fopen(path, "w");
-	int err = 0;
+	char err[512];
 
-	if (!f) {
-		pr_err("cannot write '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	if (svg)
-		err = flamegraph_write(p->agg, po, &fo, f);
-	else
-		stackagg_print(p->agg, f, po);
-	if (ferror(f) && !err)
-		err = -EIO;
-	if (fclose(f) == EOF && !err)
-		err = -errno;
-	if (err) {
-		pr_err("cannot write '%s': %s", path, strerror(-err));
+	if (stacks_write_file(p->agg, path, po, svg ? &fo : NULL, err, sizeof(err)) < 0) {
+		pr_err("%s", err);
 		return -1;
 	}
 	return 0;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/flamegraph.h"
 #include "common/log.h"
 #include "common/loop.h"
 #include "common/symcache.h"
@@ -267,4 +268,28 @@ const char *stacks_warnings(const struct stackagg *a, uint64_t lost,
 	if (at && buf[at < len ? at - 1 : len - 2] == '\n')
 		buf[at < len ? at - 1 : len - 2] = '\0';
 	return buf;
+}
+
+int stacks_write_file(const struct stackagg *a, const char *path,
+		      const struct stackagg_print_opts *po,
+		      const struct flamegraph_opts *svg, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "w");
+	int e = 0;
+
+	if (!f)
+		return errmsg(err, errlen, -errno, "cannot write '%s': %s", path,
+			      strerror(errno));
+	if (svg)
+		e = flamegraph_write(a, po, svg, f);
+	else
+		stackagg_print(a, f, po);
+	if (ferror(f) && !e)
+		e = -EIO;
+	if (fclose(f) == EOF && !e)
+		e = -errno;
+	if (e)
+		return errmsg(err, errlen, e, "cannot write '%s': %s", path,
+			      strerror(-e));
+	return 0;
 }

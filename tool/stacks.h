@@ -81,4 +81,16 @@ void stacks_split(const struct tk_event *ev, pid_t pid, const char *comm,
 const char *stacks_warnings(const struct stackagg *a, uint64_t lost,
 			    uint64_t sideband_lost, char *buf, size_t len);
 
+struct flamegraph_opts;
+
+/**
+ * stacks_write_file() - write @a's stacks to the file @path: an SVG flame
+ * graph drawn as @svg says, or with @svg NULL the stacks as @po prints
+ * them (the folded format for --folded-file)
+ * Return: 0, or -errno with "cannot write 'PATH': CAUSE" in @err.
+ */
+int stacks_write_file(const struct stackagg *a, const char *path,
+		      const struct stackagg_print_opts *po,
+		      const struct flamegraph_opts *svg, char *err, size_t errlen);
+
 #endif
