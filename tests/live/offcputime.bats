@@ -62,7 +62,9 @@ between() {
 	run_pid offcputime -j -U -c "$NAP 40 3"
 	[ "$status" -eq 0 ] || { show_run; false; }
 	[ "$(printf '%s\n' "$output" | jq -s '[.[] | select(.kernel != [])] | length')" -eq 0 ] || { show_run; false; }
-	between "$(usecs '.user == ["nap_here", "main", "__libc_start_call_main"]')" 120000 180000 ||
+	# (libc's frame below main is named where its file can be read
+	# back, not under every kernel: it is not part of the check)
+	between "$(usecs '.user[0:2] == ["nap_here", "main"]')" 120000 180000 ||
 		{ show_run; false; }
 
 	run_pid offcputime -j -K -c "$NAP 40 3"
@@ -74,7 +76,7 @@ between() {
 	[ "$status" -eq 0 ] || { show_run; false; }
 	# comm;user frames outermost first;kernel frames outermost first usecs
 	between "$(printf '%s\n' "$output" |
-		awk '/^napper;__libc_start_call_main;main;nap_here;.*;do_nanosleep;.* [0-9]+$/ { n += $NF }
+		awk '/^napper;[^;]*;main;nap_here;.*;do_nanosleep;.* [0-9]+$/ { n += $NF }
 		     END { print n + 0 }')" 120000 180000 || { show_run; false; }
 }
 
