@@ -39,6 +39,7 @@ struct tracefs_instance;
 
 struct session {
 	struct session_opts o;
+	uint64_t drain_at;	/* CLOCK_MONOTONIC ns: the last drain began */
 	char name[64];
 	struct tracefs_instance *inst;	/* instance.c: made on first need */
 	bool instance_created;

@@ -20,6 +20,7 @@
 #include "common/loop.h"
 #include "common/task.h"
 #include "tracefs/format.h"
+#include "common/timefmt.h"
 #include "tracefs/internal.h"
 #include "tracefs/session.h"
 #include "tracefs/source.h"
@@ -237,6 +238,7 @@ long session_drain(struct session *s)
 
 	if (!s->started)
 		return 0;
+	s->drain_at = time_mono_ns();
 	n = sources_drain(s->sources, s->fn, s->arg);
 	if (n < 0)
 		return n;
