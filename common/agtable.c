@@ -395,9 +395,15 @@ static bool is_row_of(const struct agtable *t, const struct agt_row *r,
 
 		if (c->type == AGT_STR) {
 			const char *v = have && s->str[c->input] ? s->str[c->input] : "";
-			uint32_t n = r->key[k].len;
+			const char *a = r->key[k].str;
 
-			if (n >= AGT_STR_MAX || memcmp(r->key[k].str, v, n) || v[n])
+			/* inline: keys are short (a comm), a memcmp() call
+			 * cost more than the bytes on every record */
+			if (r->key[k].len >= AGT_STR_MAX)
+				return false;
+			while (*a && *a == *v)
+				a++, v++;
+			if (*a != *v)
 				return false;
 		} else if (r->key[k].num != (have ? s->num[c->input] : 0)) {
 			return false;

@@ -90,23 +90,31 @@ bool comm_track_event(struct comm_track *ct, const struct tk_event *ev)
 /*
  * The kernel's saved_cmdlines (the names it saw at context switches while
  * recording), for tasks gone before /proc could name them.  The file is
- * read whole, and one read serves every gone task of the drain: the
- * records a drain reads were written before it began, so a task not in a
- * copy read since then is not there at all.  On a machine that starts
- * thousands of short processes (a build) a read per task took 12% of a
- * busy reader's time.
+ * read whole (thousands of lines where saved_cmdlines_size was raised:
+ * about a millisecond), so one copy serves every gone task for
+ * CMDLINES_MIN_NS: on a machine running a build, a read per gone task
+ * took 12% of a busy reader's time.  A task missing from a copy read
+ * before the drain that met it began may have run since: it is named
+ * "<...>" for now and looked up again in the next copy, whose name its
+ * later records take.
  */
+#define CMDLINES_MIN_NS 50000000ULL
+#define CMDLINES_RETRY 256
+
 struct cmdline {
 	char comm[16];
 };
 
 static struct hmap *cmdlines;	/* pid -> struct cmdline */
 static uint64_t cmdlines_at;	/* when read; 0: never */
+static pid_t retry[CMDLINES_RETRY];	/* missing from a stale copy */
+static int nretry;
 
 static void read_cmdlines(void)
 {
 	char *buf = tracefs_instance_file_read(NULL, "saved_cmdlines", NULL);
 	char *line, *save = NULL;
+	int i;
 
 	if (!cmdlines)
 		cmdlines = hmap_new(sizeof(struct cmdline));
@@ -116,21 +124,34 @@ static void read_cmdlines(void)
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *end;
 		long p = strtol(line, &end, 10);
+		struct cmdline *c;
 
-		if (p > 0 && *end == ' ')
-			snprintf(((struct cmdline *)hmap_get(cmdlines, (uint64_t)p, true))->comm,
-				 sizeof(((struct cmdline *)0)->comm), "%s", end + 1);
+		if (p <= 0 || *end != ' ')
+			continue;
+		c = hmap_get(cmdlines, (uint64_t)p, true);
+		strncpy(c->comm, end + 1, sizeof(c->comm) - 1);
 	}
 	free(buf);
+	for (i = 0; i < nretry; i++) {
+		struct cmdline *c = hmap_get(cmdlines, (uint64_t)retry[i], false);
+
+		if (c)
+			task_cache_set(retry[i], c->comm, -1);
+	}
+	nretry = 0;
 }
 
 static const char *saved_cmdline(const struct session *s, pid_t pid)
 {
+	uint64_t now = time_mono_ns();
 	struct cmdline *c;
 
-	if (!cmdlines_at || cmdlines_at <= s->drain_at)
+	if (!cmdlines_at || (cmdlines_at <= s->drain_at &&
+			     now - cmdlines_at >= CMDLINES_MIN_NS))
 		read_cmdlines();
 	c = pid > 0 ? hmap_get(cmdlines, (uint64_t)pid, false) : NULL;
+	if (!c && pid > 0 && cmdlines_at <= s->drain_at && nretry < CMDLINES_RETRY)
+		retry[nretry++] = pid;
 	return c ? c->comm : NULL;
 }
 
