@@ -105,6 +105,17 @@ script='probe process(@1).function("handle_request").return { printf("request %d
 show "tapkit -e '$script' $work -c '$work 3 10'"
 "$bin/tapkit" -e "$script" "$work" -c "$work 3 10" 2>&1 | grep -v '^handled'
 
+step "biosnoop, biolatency -D: block I/O by the process that issued it, and its latency"
+truncate -s 4M "$tmp/disk.img"
+if disk=$(losetup -f --show "$tmp/disk.img" 2>/dev/null); then
+	echo "    (dd makes 4 O_DIRECT writes of 64 KiB to $disk, a loop device over a file)"
+	run_traced biosnoop -d "$disk" -- dd if=/dev/zero of="$disk" bs=64K count=4 oflag=direct status=none
+	run_traced biolatency -D -d "$disk" -- dd if=/dev/zero of="$disk" bs=64K count=4 oflag=direct status=none
+	losetup -d "$disk"
+else
+	echo "    (skipped: no free loop device to write to)"
+fi
+
 step "nothing left behind"
 left=$(ls /sys/kernel/tracing/instances 2>/dev/null | grep '^tapkit_' || true)
 left+=$(grep -s 'tapkit_' /sys/kernel/tracing/dynamic_events || true)
