@@ -34,7 +34,7 @@ struct opts {
 static const char usage[] =
 "Summarize block device I/O latency as a histogram.\n"
 "\n"
-"USAGE: biolatency [-hjTQmDFev] [-d DISK] [--duration SECS] [-b KB]\n"
+"USAGE: biolatency [-hjTQmDFev] [-d DISK] [-c CMD] [--duration SECS] [-b KB]\n"
 "                  [interval [count]]\n"
 "\n"
 "  -T, --timestamp        include a timestamp on each output\n"
@@ -46,6 +46,8 @@ static const char usage[] =
 "  -d, --disk DISK        trace this disk only (sda, /dev/sda or 8:0;\n"
 "                         a kernel filter)\n"
 "      --duration SECS    trace for SECS seconds, then print and exit\n"
+"  -c, --command CMD      run CMD, trace only the I/O its process tree\n"
+"                         starts, print the histogram when it exits\n"
 "  -b, --buffer-kb KB     per-CPU ring size\n"
 "  -j, --json             JSON Lines: one object per output\n"
 "  -v, --verbose          say which block events are used\n"
@@ -61,7 +63,8 @@ static const char usage[] =
 "  biolatency -F          # show I/O flags separately\n"
 "  biolatency -j          # JSON Lines\n"
 "  biolatency -e          # show extension summary (total, average)\n"
-"  biolatency -d sdc      # trace sdc only\n";
+"  biolatency -d sdc      # trace sdc only\n"
+"  biolatency -c 'fio job.fio'  # the latency of one command's I/O\n";
 
 enum { OPT_DURATION = 256 };	/* -d is bcc's disk: the duration is long only */
 
@@ -256,6 +259,11 @@ static int setup(struct tool *t, struct loop *l)
 		pr_err("%s", err);
 		return -1;
 	}
+	if (t->opt.command &&
+	    bioreqs_tree(bl->reqs, bl->s, t->opt.pid, err, sizeof(err)) < 0) {
+		pr_err("%s", err);
+		return -1;
+	}
 	if (session_start(bl->s, l, on_event, bl) < 0) {
 		pr_err("%s", session_error(bl->s));
 		return -1;
@@ -285,7 +293,8 @@ int main(int argc, char **argv)
 	struct tool t = {
 		.ctx = &bl,
 		.usage = usage,
-		.shared = TOPT_TIMESTAMP | TOPT_JSON | TOPT_VERBOSE,
+		.shared = TOPT_TIMESTAMP | TOPT_JSON | TOPT_VERBOSE |
+			  TOPT_COMMAND,
 		.options = options,
 		.option = option,
 		.check = check,

@@ -35,12 +35,14 @@ struct opts {
 static const char usage[] =
 "Trace block device I/O: a line per request, with the process that issued it.\n"
 "\n"
-"USAGE: biosnoop [-hjQv] [-d DISK] [--duration SECS] [-b KB]\n"
+"USAGE: biosnoop [-hjQv] [-d DISK] [-c CMD] [--duration SECS] [-b KB]\n"
 "\n"
 "  -Q, --queue            include the OS queued time (QUE(ms) column)\n"
 "  -d, --disk DISK        trace this disk only (sda, /dev/sda or 8:0;\n"
 "                         a kernel filter)\n"
 "      --duration SECS    trace for SECS seconds, then exit\n"
+"  -c, --command CMD      run CMD, trace only the I/O its process tree\n"
+"                         starts, exit with its status\n"
 "  -b, --buffer-kb KB     per-CPU ring size\n"
 "  -j, --json             JSON Lines: one object per request\n"
 "  -v, --verbose          say which block events are used\n"
@@ -50,7 +52,8 @@ static const char usage[] =
 "  biosnoop               # trace all block I/O\n"
 "  biosnoop -Q            # include OS queued time\n"
 "  biosnoop -d sdc        # trace sdc only\n"
-"  biosnoop -j --duration 10  # JSON Lines for 10 seconds\n";
+"  biosnoop -j --duration 10  # JSON Lines for 10 seconds\n"
+"  biosnoop -c 'dd if=f of=/dev/sdc oflag=direct'  # the I/O of one command\n";
 
 enum { OPT_DURATION = 256 };	/* -d is bcc's disk: the duration is long only */
 
@@ -174,6 +177,11 @@ static int setup(struct tool *t, struct loop *l)
 		pr_err("%s", err);
 		return -1;
 	}
+	if (t->opt.command &&
+	    bioreqs_tree(bs->reqs, bs->s, t->opt.pid, err, sizeof(err)) < 0) {
+		pr_err("%s", err);
+		return -1;
+	}
 	if (session_start(bs->s, l, on_event, bs) < 0) {
 		pr_err("%s", session_error(bs->s));
 		return -1;
@@ -206,7 +214,8 @@ int main(int argc, char **argv)
 	struct tool t = {
 		.ctx = &bs,
 		.usage = usage,
-		.shared = TOPT_JSON | TOPT_VERBOSE,
+		.shared = TOPT_JSON | TOPT_VERBOSE |
+			  TOPT_COMMAND,
 		.options = options,
 		.option = option,
 		.check = check,

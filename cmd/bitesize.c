@@ -33,14 +33,16 @@ struct opts {
 static const char usage[] =
 "Summarize block device I/O sizes as histograms, by process name.\n"
 "\n"
-"USAGE: bitesize [-hjTv] [-n NAME] [-d DISK] [--duration SECS] [-b KB]\n"
-"                [interval [count]]\n"
+"USAGE: bitesize [-hjTv] [-n NAME] [-d DISK] [-c CMD] [--duration SECS]\n"
+"                [-b KB] [interval [count]]\n"
 "\n"
 "  -T, --timestamp        include a timestamp on each output\n"
 "  -n, --name NAME        only the I/O of processes named NAME\n"
 "  -d, --disk DISK        trace this disk only (sda, /dev/sda or 8:0;\n"
 "                         a kernel filter)\n"
 "      --duration SECS    trace for SECS seconds, then print and exit\n"
+"  -c, --command CMD      run CMD, trace only the I/O its process tree\n"
+"                         starts, print the histograms when it exits\n"
 "  -b, --buffer-kb KB     per-CPU ring size\n"
 "  -j, --json             JSON Lines: one object per output\n"
 "  -v, --verbose          say which block events are used\n"
@@ -52,7 +54,8 @@ static const char usage[] =
 "  bitesize -T 1 3        # print 1 second summaries with timestamps, 3 times\n"
 "  bitesize -n fio        # only the I/O of processes named fio\n"
 "  bitesize -d sdc        # trace sdc only\n"
-"  bitesize -j --duration 5  # one JSON summary after 5 seconds\n";
+"  bitesize -j --duration 5  # one JSON summary after 5 seconds\n"
+"  bitesize -c 'tar xf src.tar'  # the I/O sizes of one command\n";
 
 enum { OPT_DURATION = 256 };	/* -d is the disk: the duration is long only */
 
@@ -199,6 +202,11 @@ static int setup(struct tool *t, struct loop *l)
 		pr_err("%s", err);
 		return -1;
 	}
+	if (t->opt.command &&
+	    bioreqs_tree(bz->reqs, bz->s, t->opt.pid, err, sizeof(err)) < 0) {
+		pr_err("%s", err);
+		return -1;
+	}
 	if (session_start(bz->s, l, on_event, bz) < 0) {
 		pr_err("%s", session_error(bz->s));
 		return -1;
@@ -227,7 +235,8 @@ int main(int argc, char **argv)
 	struct tool t = {
 		.ctx = &bz,
 		.usage = usage,
-		.shared = TOPT_TIMESTAMP | TOPT_NAME | TOPT_JSON | TOPT_VERBOSE,
+		.shared = TOPT_TIMESTAMP | TOPT_NAME | TOPT_JSON | TOPT_VERBOSE |
+			  TOPT_COMMAND,
 		.options = options,
 		.option = option,
 		.check = check,

@@ -23,6 +23,7 @@
 
 #include "common/hmap.h"
 #include "common/log.h"
+#include "common/task.h"
 #include "tool/bioreq.h"
 #include "tracefs/format.h"
 #include "tracefs/session.h"
@@ -48,9 +49,13 @@ struct bioreqs {
 	void *arg;
 	struct bev start, issue, done;
 	const char *start_name;
-	char events[160];
+	char events[320];
 	struct hmap *inflight;	/* req_key() -> struct bioreq */
 	struct hmap *names;	/* dev -> struct devname */
+	/* bioreqs_tree(): the tasks of the process tree */
+	struct hmap *tree;	/* tid -> bool */
+	int fork_id;
+	struct tk_field parent, child;
 };
 
 struct bioreqs *bioreqs_new(bioreq_fn fn, void *arg)
@@ -59,7 +64,7 @@ struct bioreqs *bioreqs_new(bioreq_fn fn, void *arg)
 
 	b->fn = fn;
 	b->arg = arg;
-	b->start.id = b->issue.id = b->done.id = -1;
+	b->start.id = b->issue.id = b->done.id = b->fork_id = -1;
 	b->inflight = hmap_new(sizeof(struct bioreq));
 	b->names = hmap_new(sizeof(struct devname));
 	return b;
@@ -71,6 +76,7 @@ void bioreqs_free(struct bioreqs *b)
 		return;
 	hmap_free(b->inflight);
 	hmap_free(b->names);
+	hmap_free(b->tree);
 	free(b);
 }
 
@@ -144,6 +150,33 @@ int bioreqs_add(struct bioreqs *b, struct session *s, int64_t dev,
 	return ret;
 }
 
+int bioreqs_tree(struct bioreqs *b, struct session *s, pid_t pid,
+		 char *err, size_t errlen)
+{
+	struct tp *tp = session_add(s, "sched", "sched_process_fork", TP_RECORD, NULL);
+	pid_t *tids = NULL;
+	int i, n;
+
+	if (!tp)
+		return errmsg(err, errlen, errno ? -errno : -ENOENT, "%s",
+			      session_error(s));
+	if (format_field(tp->event, "parent_pid", &b->parent) < 0 ||
+	    format_field(tp->event, "child_pid", &b->child) < 0)
+		return errmsg(err, errlen, -ENOENT,
+			      "sched:sched_process_fork lacks parent_pid or child_pid");
+	b->fork_id = tp->id;
+	b->tree = hmap_new(sizeof(bool));
+	*(bool *)hmap_get(b->tree, (uint64_t)pid, true) = true;
+	n = task_threads(pid, &tids);
+	for (i = 0; i < n; i++)
+		*(bool *)hmap_get(b->tree, (uint64_t)tids[i], true) = true;
+	free(tids);
+	snprintf(b->events + strlen(b->events), sizeof(b->events) - strlen(b->events),
+		 "; only the I/O started by the process tree of %d (followed through sched:sched_process_fork)",
+		 (int)pid);
+	return 0;
+}
+
 const char *bioreqs_events(const struct bioreqs *b)
 {
 	return b->events;
@@ -193,7 +226,13 @@ bool bioreqs_event(struct bioreqs *b, const struct tk_event *ev)
 	struct bioreq *r;
 	uint64_t key;
 
-	if (ev->id == b->start.id) {
+	if (ev->id == b->fork_id) {
+		pid_t parent = (pid_t)field_int(ev, &b->parent);
+
+		if (hmap_get(b->tree, (uint64_t)parent, false))
+			*(bool *)hmap_get(b->tree, (uint64_t)field_int(ev, &b->child),
+					  true) = true;
+	} else if (ev->id == b->start.id) {
 		r = lookup(b, &b->start, ev, true, &key);
 		/* a new start at a sector in flight: the old one is gone */
 		memset(&r->start_ts, 0, sizeof(*r) - offsetof(struct bioreq, start_ts));
@@ -211,7 +250,8 @@ bool bioreqs_event(struct bioreqs *b, const struct tk_event *ev)
 		r = lookup(b, &b->done, ev, false, &key);
 		if (!r)
 			return true;	/* started before us */
-		if (r->issue_ts) {
+		if (r->issue_ts && (!b->tree ||
+				    hmap_get(b->tree, (uint64_t)r->tid, false))) {
 			r->done_ts = ev->ts;
 			r->error = (int)field_int(ev, &b->done.error);
 			b->fn(r, b->arg);

@@ -57,6 +57,15 @@ void bioreqs_free(struct bioreqs *b);
  */
 int bioreqs_add(struct bioreqs *b, struct session *s, int64_t dev,
 		char *err, size_t errlen);
+/**
+ * bioreqs_tree() - report only the requests started by the process tree of
+ * @pid (-c CMD): @pid's threads and every task they clone from now on,
+ * followed through sched:sched_process_fork records (the session itself
+ * must not be scoped to @pid: the requests are issued and completed by
+ * other tasks).  0, or -errno with the reason in @err.
+ */
+int bioreqs_tree(struct bioreqs *b, struct session *s, pid_t pid,
+		 char *err, size_t errlen);
 /* Feed a record; false when it is none of ours. */
 bool bioreqs_event(struct bioreqs *b, const struct tk_event *ev);
 /* The events used, for -v: "block:block_io_start, block:block_rq_issue..." */

@@ -113,6 +113,7 @@ expect_usage_error() {
 		expect_usage_error "no such disk '4095:4095'" "$t" -d 4095:4095
 		expect_usage_error "'/dev/null' is not a block device" "$t" --disk /dev/null
 		expect_usage_error "option '-d' needs an argument" "$t" -d
+		expect_usage_error "empty command for -c" "$t" -c ''
 	done
 	local part
 	part=$(ls -d /sys/class/block/*/partition 2>/dev/null | head -1)

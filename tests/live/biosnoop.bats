@@ -92,3 +92,21 @@ expected() {
 	[ "$(jq -r 'select(.t == "W") | .sector' "$OUT2" | wc -l)" -eq 4 ]
 	assert_clean
 }
+
+@test "biosnoop -c: only the I/O its process tree starts, then the command's exit status" {
+	loop_disk A
+	# the command waits for a line, so the test can write first from
+	# outside its tree; then two dd of its shell write 3 and 2 blocks
+	start_cmd_tool biosnoop -c "sh -c 'read x; dd if=/dev/zero of=$A bs=4096 count=3 oflag=direct 2>/dev/null; dd if=/dev/zero of=$A bs=8192 count=2 seek=1 oflag=direct 2>/dev/null; exit 3'"
+	direct_writes "$A" 4 65536
+	local outside=$DD_PID
+	release_cmd
+	wait_tool || true	# ends with the command, with its status
+	[ "$TOOL_RC" -eq 3 ] || { show_output; false; }
+	[ "$(awk -v d="$A_NAME" '$4 == d && $5 == "W" { print $2, $5, $6, $7 }' "$OUT")" = \
+		"$(printf 'dd W %s\n' '0 4096' '8 4096' '16 4096' '16 8192' '32 8192')" ] || { show_output; false; }
+	# two processes, neither the one outside the tree
+	[ "$(awk -v d="$A_NAME" '$4 == d && $5 == "W" { print $3 }' "$OUT" | sort -u | wc -l)" -eq 2 ]
+	[ -z "$(awk '{ print $3 }' "$OUT" | grep -x "$outside")" ] || { show_output; false; }
+	assert_clean
+}

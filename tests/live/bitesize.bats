@@ -60,3 +60,15 @@ rows_of() {
 	[ "$(grep -c '^Process Name = ' "$OUT")" -eq 1 ] || { show_output; false; }
 	assert_clean
 }
+
+@test "bitesize -c: the sizes of one command's I/O only, printed when it exits" {
+	loop_disk A
+	start_cmd_tool bitesize -d "$A" -c "sh -c 'read x; dd if=/dev/zero of=$A bs=16384 count=5 oflag=direct 2>/dev/null'"
+	direct_writes "$A" 4 65536
+	release_cmd
+	wait_tool
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+	[ "$(rows_of dd)" = "16 31 5" ] || { show_output; false; }
+	[ "$(grep -c '^Process Name = ' "$OUT")" -eq 1 ] || { show_output; false; }
+	assert_clean
+}
