@@ -221,6 +221,29 @@ static void who(struct bioreq *r, const struct bev *e, const struct tk_event *ev
 	field_str(ev, &e->comm, r->comm, sizeof(r->comm));
 }
 
+/* Hand @r over if its task is one we report, and forget it. */
+static void report(struct bioreqs *b, struct bioreq *r, uint64_t key)
+{
+	if (r->issue_ts <= r->done_ts &&
+	    (!b->tree || hmap_get(b->tree, (uint64_t)r->tid, false)))
+		b->fn(r, b->arg);
+	hmap_del(b->inflight, key);
+}
+
+/* A record of time @ts that belongs to the request @r in the table: before
+ * the completion read ahead of it, if there is one, else any. */
+static bool current(const struct bioreq *r, uint64_t ts)
+{
+	return !r->done_ts || ts <= r->done_ts;
+}
+
+/*
+ * The records come in timestamp order per drain, but a drain reads the
+ * CPUs one after another: a completion on one CPU can come a drain before
+ * the issue (or start) on another CPU that preceded it.  Such a completion
+ * is kept in the request's entry (done_ts), and the late issue completes
+ * it: the pairing does not depend on the order of reading.
+ */
 bool bioreqs_event(struct bioreqs *b, const struct tk_event *ev)
 {
 	struct bioreq *r;
@@ -234,29 +257,37 @@ bool bioreqs_event(struct bioreqs *b, const struct tk_event *ev)
 					  true) = true;
 	} else if (ev->id == b->start.id) {
 		r = lookup(b, &b->start, ev, true, &key);
-		/* a new start at a sector in flight: the old one is gone */
-		memset(&r->start_ts, 0, sizeof(*r) - offsetof(struct bioreq, start_ts));
+		/* a new request at a sector in flight: the old one is gone;
+		 * unless this is the start of the one issued (read first) */
+		if (!current(r, ev->ts) || r->start_ts ||
+		    (r->issue_ts && r->issue_ts < ev->ts))
+			memset(&r->start_ts, 0,
+			       sizeof(*r) - offsetof(struct bioreq, start_ts));
 		r->start_ts = ev->ts;
 		r->bytes = (uint32_t)field_int(ev, &b->start.bytes);
 		who(r, &b->start, ev);
 	} else if (ev->id == b->issue.id) {
 		r = lookup(b, &b->issue, ev, true, &key);
+		if (!current(r, ev->ts))
+			memset(&r->start_ts, 0,
+			       sizeof(*r) - offsetof(struct bioreq, start_ts));
 		if (!r->start_ts)
 			who(r, &b->issue, ev);
 		r->issue_ts = ev->ts;	/* the last one, after a requeue */
 		r->bytes = (uint32_t)field_int(ev, &b->issue.bytes);
 		field_str(ev, &b->issue.rwbs, r->rwbs, sizeof(r->rwbs));
+		if (r->done_ts)		/* its completion was read first */
+			report(b, r, key);
 	} else if (ev->id == b->done.id) {
-		r = lookup(b, &b->done, ev, false, &key);
-		if (!r)
-			return true;	/* started before us */
-		if (r->issue_ts && (!b->tree ||
-				    hmap_get(b->tree, (uint64_t)r->tid, false))) {
-			r->done_ts = ev->ts;
-			r->error = (int)field_int(ev, &b->done.error);
-			b->fn(r, b->arg);
-		}
-		hmap_del(b->inflight, key);
+		r = lookup(b, &b->done, ev, true, &key);
+		if (r->done_ts)		/* an earlier one never issued */
+			memset(&r->start_ts, 0,
+			       sizeof(*r) - offsetof(struct bioreq, start_ts));
+		r->done_ts = ev->ts;
+		r->error = (int)field_int(ev, &b->done.error);
+		if (r->issue_ts)
+			report(b, r, key);
+		/* else issued before tracing began, or its issue is late */
 	} else {
 		return false;
 	}

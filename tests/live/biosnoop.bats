@@ -89,7 +89,7 @@ expected() {
 	[ "$(writes_of "$A_NAME")" = "$(expected 4 4096 "$DD_PID")" ] || { show_output; false; }
 	[ "$(awk '$5 == "W" && $8 ~ /^[0-9]+\.[0-9][0-9]$/ && $9 ~ /^[0-9]+\.[0-9][0-9]$/' "$OUT" | wc -l)" -eq 4 ]
 	[ "$(jq -r 'select(.t == "W" and .que_ns != null and .que_ns >= 0) | .bytes' "$OUT2" | sort -u)" = 4096 ]
-	[ "$(jq -r 'select(.t == "W") | .sector' "$OUT2" | wc -l)" -eq 4 ]
+	[ "$(jq -r 'select(.t == "W") | .sector' "$OUT2" | wc -l)" -eq 4 ] || { show_output; cat "$OUT2" "$ERR2" >&2; false; }
 	assert_clean
 }
 
