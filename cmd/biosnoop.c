@@ -114,13 +114,17 @@ static void on_req(const struct bioreq *r, void *arg)
 	uint64_t que = r->start_ts && r->issue_ts > r->start_ts ? r->issue_ts - r->start_ts : 0;
 	char rw[2] = { bio_rw(r->rwbs), 0 };
 
+	double secs;
+
 	if (!bs->first_ts)
 		bs->first_ts = r->done_ts;
+	/* signed: a completion read before its issue is reported late */
+	secs = (double)(int64_t)(r->done_ts - bs->first_ts) / 1e9;
 	if (bs->o.json) {
 		struct json j;
 
 		json_begin(&j, stdout);
-		json_double(&j, "time_s", (double)(r->done_ts - bs->first_ts) / 1e9);
+		json_double(&j, "time_s", secs);
 		json_uint(&j, "ts_ns", time_to_real(r->done_ts));
 		json_str(&j, "comm", r->comm);
 		json_int(&j, "pid", pid);
@@ -143,7 +147,7 @@ static void on_req(const struct bioreq *r, void *arg)
 		return;
 	}
 	printf("%-11.6f %-14.14s %-7d %-9s %-1s %-10llu %-7u ",
-	       (double)(r->done_ts - bs->first_ts) / 1e9, esc_str(r->comm), pid,
+	       secs, esc_str(r->comm), pid,
 	       esc_str(disk), rw, (unsigned long long)r->sector, r->bytes);
 	if (bs->o.queued)
 		printf("%7.2f ", (double)que / 1e6);
