@@ -361,7 +361,7 @@ demo: deps
 	$(Q)scripts/demo.sh
 
 # the peers bench/ compares against (optional: the scripts skip what is missing)
-DEB_BENCH := linux-perf bpftrace trace-cmd perf-tools-unstable htop tmux
+DEB_BENCH := linux-perf bpftrace trace-cmd perf-tools-unstable htop tmux bpfcc-tools
 bench-deps:
 	$(call apt_install,$(DEB_BENCH))
 
@@ -374,6 +374,7 @@ bench: deps bench-deps
 	$(Q)bench/functime.sh
 	$(Q)bench/tapkit_profile.sh
 	$(Q)bench/tracetop.sh
+	$(Q)bench/biolatency.sh
 
 TAPSETDIR ?= $(PREFIX)/share/tapkit/tapset
 
