@@ -103,24 +103,32 @@ static uint64_t req_key(uint32_t dev, uint64_t sector, unsigned int op)
 	return (sector << 3 | op) ^ (uint64_t)dev << 40;
 }
 
-static int add_event(struct session *s, const char *name, const char *filter,
-		     struct bev *e, bool comm, char *err, size_t errlen)
+/* Ids and fields of @ev as event @e; @comm: it has comm and bytes (start,
+ * issue), else error (complete). */
+static int use_event(const struct tep_event *ev, struct bev *e, bool comm,
+		     char *err, size_t errlen)
 {
-	struct tp *tp = session_add(s, "block", name, TP_RECORD, filter);
+	int id = format_id(ev);
 
-	if (!tp)
-		return errmsg(err, errlen, errno ? -errno : -ENOENT, "%s",
-			      session_error(s));
-	e->id = tp->id;
-	if (format_field(tp->event, "dev", &e->dev) < 0 ||
-	    format_field(tp->event, "sector", &e->sector) < 0 ||
-	    format_field(tp->event, "rwbs", &e->rwbs) < 0 ||
-	    (comm && (format_field(tp->event, "comm", &e->comm) < 0 ||
-		      format_field(tp->event, "bytes", &e->bytes) < 0)) ||
-	    (!comm && format_field(tp->event, "error", &e->error) < 0))
+	if (id < 0 || format_field(ev, "dev", &e->dev) < 0 ||
+	    format_field(ev, "sector", &e->sector) < 0 ||
+	    format_field(ev, "rwbs", &e->rwbs) < 0 ||
+	    (comm && (format_field(ev, "comm", &e->comm) < 0 ||
+		      format_field(ev, "bytes", &e->bytes) < 0)) ||
+	    (!comm && format_field(ev, "error", &e->error) < 0))
 		return errmsg(err, errlen, -ENOENT,
-			      "block:%s lacks the fields of this kernel's block events", name);
+			      "block event %d lacks the fields of this kernel's block events", id);
+	e->id = id;
 	return 0;
+}
+
+int bioreqs_use(struct bioreqs *b, const struct tep_event *start,
+		const struct tep_event *issue, const struct tep_event *done,
+		char *err, size_t errlen)
+{
+	return use_event(start, &b->start, true, err, errlen) ?:
+	       use_event(issue, &b->issue, true, err, errlen) ?:
+	       use_event(done, &b->done, false, err, errlen);
 }
 
 static bool have_event(const char *name)
@@ -131,23 +139,29 @@ static bool have_event(const char *name)
 int bioreqs_add(struct bioreqs *b, struct session *s, int64_t dev,
 		char *err, size_t errlen)
 {
+	const char *names[3];
+	struct tp *tp[3];
 	char filter[48], *kf = NULL;
-	int ret;
+	int i;
 
 	if (dev >= 0) {
 		snprintf(filter, sizeof(filter), "dev == %lld", (long long)dev);
 		kf = filter;
 	}
 	b->start_name = have_event("block_io_start") ? "block_io_start" : "block_rq_insert";
-	ret = add_event(s, b->start_name, kf, &b->start, true, err, errlen);
-	if (!ret)
-		ret = add_event(s, "block_rq_issue", kf, &b->issue, true, err, errlen);
-	if (!ret)
-		ret = add_event(s, "block_rq_complete", kf, &b->done, false, err, errlen);
+	names[0] = b->start_name;
+	names[1] = "block_rq_issue";
+	names[2] = "block_rq_complete";
+	for (i = 0; i < 3; i++) {
+		tp[i] = session_add(s, "block", names[i], TP_RECORD, kf);
+		if (!tp[i])
+			return errmsg(err, errlen, errno ? -errno : -ENOENT, "%s",
+				      session_error(s));
+	}
 	snprintf(b->events, sizeof(b->events),
 		 "block:%s (who, queued), block:block_rq_issue, block:block_rq_complete%s%s",
 		 b->start_name, kf ? "; kernel filter " : "", kf ? kf : "");
-	return ret;
+	return bioreqs_use(b, tp[0]->event, tp[1]->event, tp[2]->event, err, errlen);
 }
 
 int bioreqs_tree(struct bioreqs *b, struct session *s, pid_t pid,

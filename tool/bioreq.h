@@ -66,6 +66,16 @@ int bioreqs_add(struct bioreqs *b, struct session *s, int64_t dev,
  */
 int bioreqs_tree(struct bioreqs *b, struct session *s, pid_t pid,
 		 char *err, size_t errlen);
+struct tep_event;
+/**
+ * bioreqs_use() - take the ids and fields of the start, issue and complete
+ * events from their formats: what bioreqs_add() does with the events it
+ * adds, for records read some other way (a test).  0, or -ENOENT with the
+ * reason in @err when a field is missing.
+ */
+int bioreqs_use(struct bioreqs *b, const struct tep_event *start,
+		const struct tep_event *issue, const struct tep_event *done,
+		char *err, size_t errlen);
 /* Feed a record; false when it is none of ours. */
 bool bioreqs_event(struct bioreqs *b, const struct tk_event *ev);
 /* The events used, for -v: "block:block_io_start, block:block_rq_issue..." */
