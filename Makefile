@@ -9,7 +9,7 @@
 #   make fuzz       run the libFuzzer targets for FUZZ_SECONDS each (clang)
 #   make install    PREFIX=/usr/local DESTDIR=
 
-TOOLS := tpoint syscount execsnoop killsnoop tplist uprobe tapkit opensnoop kprobe funclatency funccount tracetop profile offcputime
+TOOLS := tpoint syscount execsnoop killsnoop tplist uprobe tapkit opensnoop kprobe funclatency funccount tracetop profile offcputime biosnoop biolatency bitesize
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/sbin
@@ -367,7 +367,7 @@ demo: deps
 	$(Q)scripts/demo.sh
 
 # the peers bench/ compares against (optional: the scripts skip what is missing)
-DEB_BENCH := linux-perf bpftrace trace-cmd perf-tools-unstable htop tmux
+DEB_BENCH := linux-perf bpftrace trace-cmd perf-tools-unstable htop tmux bpfcc-tools
 bench-deps:
 	$(call apt_install,$(DEB_BENCH))
 
@@ -380,6 +380,7 @@ bench: deps bench-deps
 	$(Q)bench/functime.sh
 	$(Q)bench/tapkit_profile.sh
 	$(Q)bench/tracetop.sh
+	$(Q)bench/biolatency.sh
 
 TAPSETDIR ?= $(PREFIX)/share/tapkit/tapset
 

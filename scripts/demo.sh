@@ -117,6 +117,16 @@ step "offcputime: blocked time by stack (napper sleeps 30 ms 5 times in nap_here
 nap=$top/build/tests/helpers/napper
 show "offcputime -f -U -c '$nap 30 5' | sort -t' ' -k2 -n | tail -1"
 "$bin/offcputime" -f -U -c "$nap 30 5" 2>/dev/null | sort -t' ' -k2 -n | tail -1
+step "biosnoop, biolatency -D: block I/O by the process that issued it, and its latency"
+truncate -s 4M "$tmp/disk.img"
+if disk=$(losetup -f --show "$tmp/disk.img" 2>/dev/null); then
+	echo "    (dd makes 4 O_DIRECT writes of 64 KiB to $disk, a loop device over a file)"
+	run_traced biosnoop -d "$disk" -- dd if=/dev/zero of="$disk" bs=64K count=4 oflag=direct status=none
+	run_traced biolatency -D -d "$disk" -- dd if=/dev/zero of="$disk" bs=64K count=4 oflag=direct status=none
+	losetup -d "$disk"
+else
+	echo "    (skipped: no free loop device to write to)"
+fi
 
 step "nothing left behind"
 left=$(ls /sys/kernel/tracing/instances 2>/dev/null | grep '^tapkit_' || true)

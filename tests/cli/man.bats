@@ -436,6 +436,72 @@ check_sections() {
 	check_sections tracetop
 }
 
+# --- biosnoop ---
+
+@test "biosnoop: has a man page" {
+	check_has_page biosnoop
+}
+
+@test "biosnoop: man page renders without warnings" {
+	check_renders biosnoop
+}
+
+@test "biosnoop: man page has every long option of --help" {
+	check_long_options biosnoop
+}
+
+@test "biosnoop: man page has every short option of --help" {
+	check_short_options biosnoop
+}
+
+@test "biosnoop: man page has the required sections in order" {
+	check_sections biosnoop
+}
+
+# --- biolatency ---
+
+@test "biolatency: has a man page" {
+	check_has_page biolatency
+}
+
+@test "biolatency: man page renders without warnings" {
+	check_renders biolatency
+}
+
+@test "biolatency: man page has every long option of --help" {
+	check_long_options biolatency
+}
+
+@test "biolatency: man page has every short option of --help" {
+	check_short_options biolatency
+}
+
+@test "biolatency: man page has the required sections in order" {
+	check_sections biolatency
+}
+
+# --- bitesize ---
+
+@test "bitesize: has a man page" {
+	check_has_page bitesize
+}
+
+@test "bitesize: man page renders without warnings" {
+	check_renders bitesize
+}
+
+@test "bitesize: man page has every long option of --help" {
+	check_long_options bitesize
+}
+
+@test "bitesize: man page has every short option of --help" {
+	check_short_options bitesize
+}
+
+@test "bitesize: man page has the required sections in order" {
+	check_sections bitesize
+}
+
 # --- every command ---
 
 @test "every command in build/bin has a man page" {

@@ -3,7 +3,17 @@
 
 bats_require_minimum_version 1.5.0
 
-TOOLS=(tpoint syscount execsnoop killsnoop uprobe kprobe funclatency funccount opensnoop profile offcputime)
+TOOLS=(tpoint syscount execsnoop killsnoop uprobe kprobe funclatency funccount opensnoop
+	profile offcputime biosnoop biolatency bitesize)
+
+# bcc's letters the block I/O tools own: -Q (queued time), -d (the disk);
+# their duration is --duration
+owns() {
+	case "$1:$2" in
+	Q:biosnoop | Q:biolatency | d:biosnoop | d:biolatency | d:bitesize) return 0 ;;
+	esac
+	return 1
+}
 
 # expect_usage_error MESSAGE CMD...: exit 2, one reason and the --help hint
 expect_usage_error() {
@@ -33,7 +43,7 @@ expect_usage_error() {
 
 @test "every command: an unknown option is a usage error naming it" {
 	for t in "${TOOLS[@]}"; do
-		expect_usage_error "invalid option '-Q'" "$t" -Q
+		owns Q "$t" || expect_usage_error "invalid option '-Q'" "$t" -Q
 		expect_usage_error "invalid option '--no-such-option'" "$t" --no-such-option
 	done
 }
@@ -55,6 +65,10 @@ expect_usage_error() {
 		# profile's and offcputime's -d is bcc's --delimited: their
 		# duration is the operand
 		[ "$t" = profile ] || [ "$t" = offcputime ] && continue
+		if owns d "$t"; then
+			expect_usage_error "--duration must be between 1 and 31536000: '0'" "$t" --duration 0
+			continue
+		fi
 		expect_usage_error "-d must be between 1 and 31536000: '0'" "$t" -d 0
 		expect_usage_error "invalid number for -d: ''" "$t" -d ''
 	done
@@ -95,6 +109,31 @@ expect_usage_error() {
 	expect_usage_error "invalid process name 'a\"b' (1 to 15 characters)" killsnoop -n 'a"b'
 }
 
+@test "biosnoop, biolatency, bitesize: a disk that is not one, and their own option errors" {
+	for t in biosnoop biolatency bitesize; do
+		expect_usage_error "no such disk 'nosuchdisk0'" "$t" -d nosuchdisk0
+		expect_usage_error "no such disk '/dev/nosuchdisk0'" "$t" -d /dev/nosuchdisk0
+		expect_usage_error "no such disk '4095:4095'" "$t" -d 4095:4095
+		expect_usage_error "'/dev/null' is not a block device" "$t" --disk /dev/null
+		expect_usage_error "option '-d' needs an argument" "$t" -d
+		expect_usage_error "empty command for -c" "$t" -c ''
+	done
+	local part
+	part=$(ls -d /sys/class/block/*/partition 2>/dev/null | head -1)
+	if [ -n "$part" ]; then
+		part=$(basename "$(dirname "$part")")
+		expect_usage_error "'$part' is a partition: requests are traced by disk, name its disk" \
+			biosnoop -d "$part"
+	fi
+	expect_usage_error "unexpected argument 'extra'" biosnoop extra
+	expect_usage_error "-D and -F cannot be used together" biolatency -D -F
+	expect_usage_error "unexpected argument '3'" biolatency 1 2 3
+	expect_usage_error "invalid number for interval: 'x'" bitesize x
+	expect_usage_error "invalid process name 'a-name-longer-than-15' (1 to 15 characters)" \
+		bitesize -n a-name-longer-than-15
+	expect_usage_error "-b must be between 4 and 4194304: '1'" biolatency -b 1
+}
+
 @test "tpoint: its own option errors" {
 	expect_usage_error "no tracepoint given (sys:event, or -l to list them)" tpoint
 	expect_usage_error "tracepoint must be sys:event, not 'sched'" tpoint sched
@@ -107,7 +146,8 @@ expect_usage_error() {
 @test "every command: without privilege, exit 1 with a reason and nothing left" {
 	command -v setpriv >/dev/null || skip "requires: setpriv (util-linux)"
 	[ "$(id -u)" = 0 ] || skip "requires: root (to drop privilege)"
-	for cmd in "tpoint sched:sched_process_exec" "syscount" "syscount -P" "execsnoop" "killsnoop"; do
+	for cmd in "tpoint sched:sched_process_exec" "syscount" "syscount -P" "execsnoop" "killsnoop" \
+		"biosnoop" "biolatency" "bitesize"; do
 		read -ra argv <<<"$cmd"
 		run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups \
 			"$TAPKIT_BIN/${argv[0]}" "${argv[@]:1}"
@@ -132,7 +172,8 @@ expect_usage_error() {
 		[kprobe]="-p -t -d -j -h -c" [syscount]="-p -x -d -j -h -c"
 		[execsnoop]="-T -x -n -d -j -h -c" [killsnoop]="-p -n -x -T -d -j -h -c"
 		[opensnoop]="-p -t -T -x -n -d -j -h -c" [funccount]="-p -d -T -j -h -c"
-		[funclatency]="-p -d -T -j -h -c"
+		[funclatency]="-p -d -T -j -h -c" [biosnoop]="-j -h"
+		[biolatency]="-T -j -h" [bitesize]="-T -n -j -h"
 	)
 	for t in "${TOOLS[@]}"; do
 		run --separate-stderr "$t" --help
