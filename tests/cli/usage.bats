@@ -77,7 +77,10 @@ expect_usage_error() {
 @test "syscount: its own option errors" {
 	expect_usage_error "unknown errno 'EBOGUS'" syscount -e EBOGUS
 	expect_usage_error "give the interval either with -i or as an operand" syscount -i 1 2
+	expect_usage_error "-T must be between 1 and 1073741824: '0'" syscount -T 0
 	expect_usage_error "-t must be between 1 and 1073741824: '0'" syscount -t 0
+	expect_usage_error "unknown syscall 'nosuch' (syscount -l lists them)" syscount --syscall nosuch
+	expect_usage_error "-p and -t cannot be used together" syscount -p 1 -t 1
 }
 
 @test "execsnoop: its own option errors" {
@@ -126,7 +129,7 @@ expect_usage_error() {
 	)
 	local -A takes=(
 		[tpoint]="-p -t -d -j -h -c" [uprobe]="-p -t -d -j -h -c"
-		[kprobe]="-p -t -d -j -h -c" [syscount]="-p -x -d -j -h -c"
+		[kprobe]="-p -t -d -j -h -c" [syscount]="-p -t -x -d -j -h -c"
 		[execsnoop]="-T -x -n -d -j -h -c" [killsnoop]="-p -n -x -T -d -j -h -c"
 		[opensnoop]="-p -t -T -x -n -d -j -h -c" [funccount]="-p -d -T -j -h -c"
 		[funclatency]="-p -d -T -j -h -c"

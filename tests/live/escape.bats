@@ -117,7 +117,7 @@ PY
 
 @test "escape: syscount -P shows the comm escaped; -j gives its bytes" {
 	# the names are looked up at the summary: the process lives until then
-	start_tool syscount -P --top 100000
+	start_tool syscount -P -T 100000
 	"$RAW" "$COMM" getppid getppid getppid sleep:5000 &
 	WL_PID=$!
 	settle 1
