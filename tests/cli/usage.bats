@@ -93,6 +93,8 @@ expect_usage_error() {
 	expect_usage_error "invalid process name 'a-name-longer-than-15' (1 to 15 characters)" \
 		killsnoop -n a-name-longer-than-15
 	expect_usage_error "invalid process name 'a\"b' (1 to 15 characters)" killsnoop -n 'a"b'
+	expect_usage_error "-T must be between 1 and 1073741824: '0'" killsnoop -T 0
+	expect_usage_error "invalid number for -T: 'x'" killsnoop -T x
 }
 
 @test "tpoint: its own option errors" {
@@ -130,7 +132,7 @@ expect_usage_error() {
 	local -A takes=(
 		[tpoint]="-p -t -d -j -h -c" [uprobe]="-p -t -d -j -h -c"
 		[kprobe]="-p -t -d -j -h -c" [syscount]="-p -t -x -d -j -h -c"
-		[execsnoop]="-T -x -n -d -j -h -c" [killsnoop]="-p -n -x -T -d -j -h -c"
+		[execsnoop]="-T -x -n -d -j -h -c" [killsnoop]="-p -n -x -d -j -h -c"
 		[opensnoop]="-p -t -T -x -n -d -j -h -c" [funccount]="-p -d -T -j -h -c"
 		[funclatency]="-p -d -T -j -h -c"
 	)
