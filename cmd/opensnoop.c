@@ -126,21 +126,11 @@ struct uid {
 static long uid_of(struct opensnoop *os, pid_t tid, uint64_t ts)
 {
 	struct uid *u = hmap_get(os->uids, (uint64_t)tid, true);
-	char path[64], line[256];
-	FILE *f;
 
 	if (u->ts && ts - u->ts < 1000000000ULL && u->uid >= 0)
 		return u->uid;
 	u->ts = ts;
-	u->uid = -1;
-	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Uid: %ld", &u->uid) == 1)
-			break;
-	fclose(f);
+	u->uid = task_uid(tid);
 	return u->uid;
 }
 

@@ -57,6 +57,8 @@ expect_usage_error() {
 	done
 	expect_usage_error "-p must be between 1 and 1073741824: '99999999999999999999'" \
 		execsnoop -p 99999999999999999999
+	expect_usage_error "-P must be between 1 and 1073741824: '99999999999999999999'" \
+		execsnoop -P 99999999999999999999
 }
 
 @test "every command: leading zeros are decimal, not octal" {
@@ -86,6 +88,9 @@ expect_usage_error() {
 @test "execsnoop: its own option errors" {
 	expect_usage_error "invalid regex for -n '(': Unmatched ( or \\(" execsnoop -n '('
 	expect_usage_error "--max-args must be between 1 and 60: '61'" execsnoop --max-args 61
+	expect_usage_error "-P must be between 1 and 1073741824: '0'" execsnoop -P 0
+	expect_usage_error "invalid number for -u: '1x'" execsnoop -u 1x
+	expect_usage_error "unknown user 'no-such-user-tk'" execsnoop -u no-such-user-tk
 }
 
 @test "killsnoop: its own option errors" {
@@ -132,7 +137,7 @@ expect_usage_error() {
 	local -A takes=(
 		[tpoint]="-p -t -d -j -h -c" [uprobe]="-p -t -d -j -h -c"
 		[kprobe]="-p -t -d -j -h -c" [syscount]="-p -t -x -d -j -h -c"
-		[execsnoop]="-T -x -n -d -j -h -c" [killsnoop]="-p -n -x -d -j -h -c"
+		[execsnoop]="-x -n -d -j -h -c" [killsnoop]="-p -n -x -d -j -h -c"
 		[opensnoop]="-p -t -T -x -n -d -j -h -c" [funccount]="-p -d -T -j -h -c"
 		[funclatency]="-p -d -T -j -h -c"
 	)
