@@ -52,6 +52,9 @@ struct opens_event {
 	const char *path;	/* NULL with OPENS_NONE */
 	uint64_t addr;		/* the path's user address; 0 when unknown */
 	int64_t flags;		/* open flags as the kernel got them; -1: unknown */
+	int64_t mode;		/* the mode argument; -1: unknown */
+	int dfd;		/* the directory a relative path starts from:
+				 * AT_FDCWD (also for open, creat) or an fd */
 	enum opens_source source;
 };
 
