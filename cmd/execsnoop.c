@@ -8,7 +8,6 @@
  * escaped (common/escape.h); ARGS starts with "?" when the argv was not
  * captured at the exec.
  */
-#include <pwd.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,19 +111,6 @@ static void compile_re(regex_t *re, const char *opt, const char *pat)
 	}
 }
 
-/* -u: a number, or a user's name as bcc's -u takes it. */
-static long parse_uid(const char *arg)
-{
-	struct passwd *pw;
-
-	if (*arg >= '0' && *arg <= '9')
-		return opt_num("-u", arg, 0, 4294967294L);
-	pw = getpwnam(arg);
-	if (!pw)
-		usage_error("unknown user '%s'", arg);
-	return (long)pw->pw_uid;
-}
-
 static void option(struct tool *t, int key, const char *arg)
 {
 	struct opts *o = t->ctx;	/* the first member of struct execsnoop */
@@ -138,7 +124,7 @@ static void option(struct tool *t, int key, const char *arg)
 	case 't': o->seconds = true; break;
 	case 'U': o->print_uid = true; break;
 	case 'q': o->quote = true; break;
-	case 'u': o->uid = parse_uid(arg); break;
+	case 'u': o->uid = opt_uid("-u", arg); break;
 	case OPT_MAX_ARGS:
 		o->max_args = opt_num("--max-args", arg, 1, MAX_ARGS_LIMIT);
 		break;

@@ -8,7 +8,6 @@
  * every text column is escaped (common/escape.h).
  */
 #include <fcntl.h>
-#include <pwd.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -105,39 +104,13 @@ static const struct tool_option options[] = {
 	{ 0 },
 };
 
-static const struct { const char *name; int flag; } flag_names[] = {
-	{ "O_RDONLY", O_RDONLY }, { "O_WRONLY", O_WRONLY }, { "O_RDWR", O_RDWR },
-	{ "O_CREAT", O_CREAT }, { "O_EXCL", O_EXCL }, { "O_NOCTTY", O_NOCTTY },
-	{ "O_TRUNC", O_TRUNC }, { "O_APPEND", O_APPEND },
-	{ "O_NONBLOCK", O_NONBLOCK }, { "O_DSYNC", O_DSYNC },
-	{ "O_ASYNC", O_ASYNC }, { "O_DIRECT", O_DIRECT },
-	{ "O_LARGEFILE", O_LARGEFILE }, { "O_DIRECTORY", O_DIRECTORY },
-	{ "O_NOFOLLOW", O_NOFOLLOW }, { "O_NOATIME", O_NOATIME },
-	{ "O_CLOEXEC", O_CLOEXEC }, { "O_SYNC", O_SYNC }, { "O_PATH", O_PATH },
-	{ "O_TMPFILE", O_TMPFILE },
-};
-
 static int parse_flag(const char *arg)
 {
-	size_t i;
+	int f = opens_flag(arg);
 
-	for (i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]); i++)
-		if (!strcmp(arg, flag_names[i].name))
-			return flag_names[i].flag;
-	usage_error("unknown open flag '%s' (O_RDONLY, O_WRONLY, O_CREAT...)", arg);
-}
-
-/* -u: a number, or a user's name. */
-static long parse_uid(const char *arg)
-{
-	struct passwd *pw;
-
-	if (*arg >= '0' && *arg <= '9')
-		return opt_num("-u", arg, 0, 4294967294L);
-	pw = getpwnam(arg);
-	if (!pw)
-		usage_error("unknown user '%s'", arg);
-	return (long)pw->pw_uid;
+	if (f < 0)
+		usage_error("unknown open flag '%s' (O_RDONLY, O_WRONLY, O_CREAT...)", arg);
+	return f;
 }
 
 static void option(struct tool *t, int key, const char *arg)
@@ -146,7 +119,7 @@ static void option(struct tool *t, int key, const char *arg)
 
 	switch (key) {
 	case 'U': o->uid = true; break;
-	case 'u': o->only_uid = parse_uid(arg); break;
+	case 'u': o->only_uid = opt_uid("-u", arg); break;
 	case 'e': o->extended = true; break;
 	case 'F': o->full_path = true; break;
 	case 'f':
@@ -184,22 +157,6 @@ struct opensnoop {
 	struct hmap *fds;		/* -F: pid, fd -> the path it opened */
 	struct cwds *cwds;		/* -F: working directories */
 };
-
-/* Does -f keep an open with @flags (-1: unknown)? */
-static bool flags_match(const struct opts *o, int64_t flags)
-{
-	int i, f;
-
-	if (!o->nflags)
-		return true;
-	for (i = 0; flags >= 0 && i < o->nflags; i++) {
-		f = o->flags[i];
-		if (f == O_RDONLY || f == O_WRONLY || f == O_RDWR ?
-		    (flags & O_ACCMODE) == f : (flags & f) == f)
-			return true;
-	}
-	return false;
-}
 
 static uint64_t fd_key(pid_t pid, long fd)
 {
@@ -304,7 +261,7 @@ static void on_open(const struct opens_event *oe, void *arg)
 		pid = oe->tid;
 	if (os->o.full_path)	/* before filters: every open's fd counts */
 		path = full_path(os, oe, pid, full, sizeof(full));
-	if (!flags_match(&os->o, oe->flags))
+	if (!opens_flags_any(oe->flags, os->o.flags, os->o.nflags))
 		return;
 	if (os->uids) {
 		uid = uids_get(os->uids, pid, 0, oe->ts);

@@ -34,6 +34,7 @@
  * in the kernel: they would only be noise.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -367,4 +368,41 @@ int opens_add(struct opens *op, char *err, size_t errlen)
 	op->mechanism = xasprintf("syscall tracepoints, paths read from process memory (%s%s%s)",
 				  why, refused[0] ? "; " : "", refused);
 	return 0;
+}
+
+static const struct { const char *name; int flag; } flag_names[] = {
+	{ "O_RDONLY", O_RDONLY }, { "O_WRONLY", O_WRONLY }, { "O_RDWR", O_RDWR },
+	{ "O_CREAT", O_CREAT }, { "O_EXCL", O_EXCL }, { "O_NOCTTY", O_NOCTTY },
+	{ "O_TRUNC", O_TRUNC }, { "O_APPEND", O_APPEND },
+	{ "O_NONBLOCK", O_NONBLOCK }, { "O_DSYNC", O_DSYNC },
+	{ "O_ASYNC", O_ASYNC }, { "O_DIRECT", O_DIRECT },
+	{ "O_LARGEFILE", O_LARGEFILE }, { "O_DIRECTORY", O_DIRECTORY },
+	{ "O_NOFOLLOW", O_NOFOLLOW }, { "O_NOATIME", O_NOATIME },
+	{ "O_CLOEXEC", O_CLOEXEC }, { "O_SYNC", O_SYNC }, { "O_PATH", O_PATH },
+	{ "O_TMPFILE", O_TMPFILE },
+};
+
+int opens_flag(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]); i++)
+		if (!strcmp(name, flag_names[i].name))
+			return flag_names[i].flag;
+	return -1;
+}
+
+bool opens_flags_any(int64_t flags, const int *want, int n)
+{
+	int i, f;
+
+	if (!n)
+		return true;
+	for (i = 0; flags >= 0 && i < n; i++) {
+		f = want[i];
+		if (f == O_RDONLY || f == O_WRONLY || f == O_RDWR ?
+		    (flags & O_ACCMODE) == f : (flags & f) == f)
+			return true;
+	}
+	return false;
 }

@@ -90,6 +90,16 @@ const char *opens_mechanism(const struct opens *op);
 /* The session's record handler (its arg is the struct opens). */
 void opens_record(const struct tk_event *ev, void *arg);
 
+/* "O_WRONLY" -> its value (the open flags by name); -1 when unknown. */
+int opens_flag(const char *name);
+
+/*
+ * Has an open with @flags (-1: unknown) any of the @n flags of @want?  An
+ * access mode (O_RDONLY, O_WRONLY, O_RDWR) is compared with flags &
+ * O_ACCMODE, another flag must be all there.  True when @n is 0.
+ */
+bool opens_flags_any(int64_t flags, const int *want, int n);
+
 /* "kprobe", "uprobe", "proc", "none". */
 const char *opens_source_name(enum opens_source src);
 
