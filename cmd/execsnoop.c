@@ -21,29 +21,35 @@
 #include "common/timefmt.h"
 #include "tool/execargs.h"
 #include "tool/tool.h"
+#include "tool/uids.h"
 #include "tracefs/session.h"
 
 #define MAX_ARGS_LIMIT 60	/* EXECARGS_MAX */
 
 struct opts {
-	bool json, time, failed;
+	bool json, time, seconds, print_uid, quote, failed;
 	const char *name, *line;
 	regex_t name_re, line_re;
 	pid_t ppid;
+	long uid;		/* -u: only this UID; -1: any */
 	long duration, max_args;
 };
 
 static const char usage[] =
 "Trace new processes via exec() syscalls, with their arguments.\n"
 "\n"
-"USAGE: execsnoop [-hjTxv] [-n NAME] [-l ARGLINE] [-p PPID] [-d SECS]\n"
-"                 [-c CMD] [--max-args N]\n"
+"USAGE: execsnoop [-hjTtUqxv] [-n NAME] [-l ARGLINE] [-P PPID] [-u UID]\n"
+"                 [-d SECS] [-c CMD] [--max-args N]\n"
 "\n"
-"  -T, --timestamp      include a time column (HH:MM:SS)\n"
+"  -T, --time           include a time column (HH:MM:SS)\n"
+"  -t, --timestamp      include a TIME(s) column: seconds since tracing began\n"
+"  -U, --print-uid      include a UID column\n"
+"  -u, --uid UID        only processes of this user (a UID or a name)\n"
+"  -q, --quote          put \"quotemarks\" around each argument\n"
 "  -x, --failed         include failed exec()s\n"
 "  -n, --name NAME      only commands whose name matches this regex\n"
 "  -l, --line ARGLINE   only commands whose arguments match this regex\n"
-"  -p, --ppid PPID      only children of this parent process\n"
+"  -P, --ppid PPID      only children of this parent process (-p too)\n"
 "  -d, --duration SECS  trace for SECS seconds\n"
 "  -c, --command CMD    run CMD, trace only its process tree, end when it\n"
 "                       exits, with its exit status\n"
@@ -55,6 +61,8 @@ static const char usage[] =
 "FIELDS:\n"
 "  PCOMM  the process's name after the exec (at the exec: renames later\n"
 "         do not change it); ARGS its argv, as the exec passed it\n"
+"  UID    the real UID at the exec: from the setuid family's records and\n"
+"         the forks since tracing began, else /proc (? when unknown)\n"
 "  ?ARGS  argv not captured at the exec: read from /proc/PID/cmdline\n"
 "         afterwards (a static program exec'd without the C library's\n"
 "         wrapper, where there are no kprobes), or only the exec's file\n"
@@ -67,9 +75,13 @@ static const char usage[] =
 "  execsnoop            # trace all exec()s\n"
 "  execsnoop -x         # include failed exec()s\n"
 "  execsnoop -T         # include time (HH:MM:SS)\n"
+"  execsnoop -t         # include seconds since tracing began\n"
+"  execsnoop -U         # include UID\n"
+"  execsnoop -u 1000    # only processes of UID 1000\n"
+"  execsnoop -q         # \"quote\" each argument\n"
 "  execsnoop -n main    # only commands whose name contains \"main\"\n"
 "  execsnoop -l tpkg    # only commands whose arguments contain \"tpkg\"\n"
-"  execsnoop -p 1234    # only children of PID 1234\n"
+"  execsnoop -P 1234    # only children of PID 1234\n"
 "  execsnoop -c 'make -j2'  # the execs of one build\n"
 "  execsnoop -j         # JSON Lines\n";
 
@@ -77,7 +89,13 @@ enum { OPT_MAX_ARGS = 256 };
 
 static const struct tool_option options[] = {
 	{ 'l', "line", required_argument, NULL },
-	{ 'p', "ppid", required_argument, NULL },
+	{ 'P', "ppid", required_argument, NULL },
+	{ 'p', NULL, required_argument, NULL },
+	{ 'T', "time", no_argument, NULL },
+	{ 't', "timestamp", no_argument, NULL },
+	{ 'U', "print-uid", no_argument, NULL },
+	{ 'u', "uid", required_argument, NULL },
+	{ 'q', "quote", no_argument, NULL },
 	{ OPT_MAX_ARGS, "max-args", required_argument, NULL },
 	{ 0 },
 };
@@ -99,7 +117,14 @@ static void option(struct tool *t, int key, const char *arg)
 
 	switch (key) {
 	case 'l': o->line = arg; compile_re(&o->line_re, "-l", arg); break;
-	case 'p': o->ppid = opt_num("-p", arg, 1, 1 << 30); break;
+	case 'P': case 'p':
+		o->ppid = opt_num(key == 'p' ? "-p" : "-P", arg, 1, 1 << 30);
+		break;
+	case 'T': o->time = true; break;
+	case 't': o->seconds = true; break;
+	case 'U': o->print_uid = true; break;
+	case 'q': o->quote = true; break;
+	case 'u': o->uid = opt_uid("-u", arg); break;
 	case OPT_MAX_ARGS:
 		o->max_args = opt_num("--max-args", arg, 1, MAX_ARGS_LIMIT);
 		break;
@@ -112,7 +137,6 @@ static int check(struct tool *t, int argc, char **argv, int optind)
 
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
-	o->time = t->opt.timestamp;
 	o->failed = t->opt.failed;
 	o->json = t->opt.json;
 	o->duration = t->opt.duration;
@@ -126,11 +150,27 @@ struct execsnoop {
 	struct opts o;
 	struct session *s;
 	struct execargs *ea;
+	struct uids *uids;	/* -U, -u, -j */
+	uint64_t start_ns;
 };
+
+/* One argument, escaped, in quotemarks; its own quotemarks as \". */
+static void print_quoted(const char *a)
+{
+	const char *p;
+
+	putchar('"');
+	for (p = esc_str(a); *p; p++) {
+		if (*p == '"')
+			putchar('\\');
+		putchar(*p);
+	}
+	putchar('"');
+}
 
 /* The ARGS column: each argument escaped; "?" first when they were not
  * captured at the exec (and an argument's own leading "?" escaped). */
-static void print_args(const struct execargs_event *e)
+static void print_args(const struct execargs_event *e, bool quote)
 {
 	const char *a = e->args;
 	int i;
@@ -140,9 +180,12 @@ static void print_args(const struct execargs_event *e)
 	for (i = 0; i < e->argc; i++) {
 		if (i)
 			putchar(' ');
-		else if (a[0] == '?' && e->source < EXECARGS_PROC)
-			fputs("\\x3f", stdout), a++;
-		fputs(esc_str(a), stdout);
+		if (quote)
+			print_quoted(a);
+		else if (!i && a[0] == '?' && e->source < EXECARGS_PROC)
+			printf("\\x3f%s", esc_str(a + 1));
+		else
+			fputs(esc_str(a), stdout);
 		a += strlen(a) + 1;
 	}
 	if (e->truncated)
@@ -156,9 +199,15 @@ static void emit(const struct execargs_event *e, void *arg)
 	char line[4096 + 8], hms[16];
 	const char *a = e->args;
 	int i, len = 0;
+	long uid = -1;
 
 	if (es->o.ppid && e->ppid != es->o.ppid)
 		return;
+	if (es->o.uid >= 0 || es->o.print_uid || es->o.json) {
+		uid = uids_get(es->uids, e->pid, e->ppid, e->ts);
+		if (es->o.uid >= 0 && uid != es->o.uid)
+			return;
+	}
 	if (es->o.name && regexec(&es->o.name_re, e->comm, 0, NULL, 0))
 		return;
 	if (es->o.line) {
@@ -183,6 +232,10 @@ static void emit(const struct execargs_event *e, void *arg)
 		json_str(&j, "pcomm", e->comm);
 		json_int(&j, "pid", e->pid);
 		json_int(&j, "ppid", e->ppid);
+		if (uid >= 0)
+			json_int(&j, "uid", uid);
+		else
+			json_null(&j, "uid");
 		json_int(&j, "ret", e->ret);
 		json_arr_open(&j, "args");
 		for (i = 0, a = e->args; i < e->argc; i++) {
@@ -197,8 +250,25 @@ static void emit(const struct execargs_event *e, void *arg)
 	}
 	if (es->o.time)
 		printf("%-9s", hms);
+	if (es->o.seconds)
+		printf("%-8.3f ", (double)(int64_t)(e->ts - es->start_ns) / 1e9);
+	if (es->o.print_uid) {
+		if (uid >= 0)
+			printf("%-6ld ", uid);
+		else
+			printf("%-6s ", "?");
+	}
 	printf("%-16s %-7d %-7d %3ld ", esc_str(e->comm), e->pid, e->ppid, e->ret);
-	print_args(e);
+	print_args(e, es->o.quote);
+}
+
+/* The session's records: UID changes first, then the execs. */
+static void on_record(const struct tk_event *ev, void *arg)
+{
+	struct execsnoop *es = arg;
+
+	if (!es->uids || !uids_record(es->uids, ev))
+		execargs_record(ev, es->ea);
 }
 
 static int setup(struct tool *t, struct loop *l)
@@ -221,15 +291,31 @@ static int setup(struct tool *t, struct loop *l)
 		pr_err("%s", err);
 		return -1;
 	}
+	if (es->o.uid >= 0 || es->o.print_uid || es->o.json) {
+		es->uids = uids_new(es->s);
+		if (uids_add(es->uids, err, sizeof(err)) < 0) {
+			pr_err("%s", err);
+			return -1;
+		}
+		if (t->child.pid > 0)	/* -c: forked by us, held */
+			uids_seed(es->uids, t->child.pid, (long)getuid());
+	}
 	pr_info("arguments from %s", execargs_mechanism(es->ea));
-	if (session_start(es->s, l, execargs_record, es->ea) < 0) {
+	if (session_start(es->s, l, on_record, es) < 0) {
 		pr_err("%s", session_error(es->s));
 		return -1;
 	}
 	execargs_started(es->ea);
+	if (es->uids)
+		uids_started(es->uids);
+	es->start_ns = time_mono_ns();
 	if (!es->o.json) {
 		if (es->o.time)
 			printf("%-9s", "TIME");
+		if (es->o.seconds)
+			printf("%-8s ", "TIME(s)");
+		if (es->o.print_uid)
+			printf("%-6s ", "UID");
 		printf("%-16s %-7s %-7s %3s %s\n", "PCOMM", "PID", "PPID", "RET", "ARGS");
 		tool_flush();
 	}
@@ -254,15 +340,17 @@ static void teardown(struct tool *t)
 	session_tool_teardown(t);
 	execargs_free(es->ea);
 	es->ea = NULL;
+	uids_free(es->uids);
+	es->uids = NULL;
 }
 
 int main(int argc, char **argv)
 {
-	struct execsnoop es = { .o.max_args = 20 };
+	struct execsnoop es = { .o.max_args = 20, .o.uid = -1 };
 	struct tool t = {
 		.ctx = &es,
 		.usage = usage,
-		.shared = TOPT_TIMESTAMP | TOPT_FAILED | TOPT_NAME | TOPT_DURATION |
+		.shared = TOPT_FAILED | TOPT_NAME | TOPT_DURATION |
 			  TOPT_JSON | TOPT_VERBOSE | TOPT_COMMAND,
 		.options = options,
 		.option = option,

@@ -26,21 +26,25 @@
 #include "tool/probeset.h"
 #include "tracefs/session.h"
 
-#define MAX_DEPTH 1024		/* entries kept per thread; deeper ones are
-				 * counted and their returns skipped */
+#define MAX_DEPTH 1024		/* entries kept per thread by default (-l);
+				 * deeper ones are counted and their returns
+				 * skipped */
 
 struct opts {
-	bool json, timestamp, usecs, msecs, per_func;
+	bool json, timestamp, usecs, msecs, per_func, regexp;
 	pid_t pid;
 	long interval, duration, buffer_kb;
+	long level;		/* -l: nested calls timed per thread */
 	const char *pattern;
 };
 
 static const char usage[] =
 "Time functions and print their latency as a histogram.\n"
 "\n"
-"USAGE: funclatency [-hjTmuvF] [-p PID] [-i SECS] [-d SECS] [-b KB] PATTERN\n"
-"       funclatency [-hjTmuvF] [-i SECS] [-d SECS] [-b KB] -c CMD PATTERN\n"
+"USAGE: funclatency [-hjTmuvFr] [-p PID] [-i SECS] [-d SECS] [-l LEVEL]\n"
+"                   [-b KB] PATTERN\n"
+"       funclatency [-hjTmuvFr] [-i SECS] [-d SECS] [-l LEVEL] [-b KB]\n"
+"                   -c CMD PATTERN\n"
 "\n"
 "  -p, --pid PID          only this process (ends when it does); LIB\n"
 "                         is looked up in its mappings first\n"
@@ -52,6 +56,10 @@ static const char usage[] =
 "  -u, --microseconds     histogram in microseconds (default nanoseconds)\n"
 "  -m, --milliseconds     histogram in milliseconds\n"
 "  -F, --function         one histogram per function\n"
+"  -r, --regexp           FUNC is a regular expression (POSIX extended,\n"
+"                         matched from the name's start), not a glob\n"
+"  -l, --level LEVEL      time nested or recursive calls LEVEL deep per\n"
+"                         thread (default 1024); deeper ones are not timed\n"
 "  -b, --buffer-kb KB     per-CPU ring size\n"
 "  -j, --json             JSON Lines: one object per summary\n"
 "  -v, --verbose          say how the functions are probed, list the probes\n"
@@ -71,6 +79,8 @@ static const char usage[] =
 "  funclatency 'vfs_fstat*'      # time both vfs_fstat() and vfs_fstatat()\n"
 "  funclatency 'c:*printf'       # time the *printf family of functions\n"
 "  funclatency -F 'vfs_r*'       # show one histogram per matched function\n"
+"  funclatency -l 1 c:qsort      # time only the outermost call of a recursion\n"
+"  funclatency -r 'c:(malloc|free)$'  # time malloc() and free()\n"
 "  funclatency -j -d 5 c:malloc  # one JSON summary after 5 seconds\n"
 "  funclatency -c 'ls /' c:malloc  # time malloc() in one command\n";
 
@@ -79,6 +89,8 @@ static const struct tool_option options[] = {
 	{ 'u', "microseconds", no_argument, NULL },
 	{ 'm', "milliseconds", no_argument, NULL },
 	{ 'F', "function", no_argument, NULL },
+	{ 'l', "level", required_argument, NULL },
+	{ 'r', "regexp", no_argument, NULL },
 	{ 'b', "buffer-kb", required_argument, NULL },
 	{ 0 },
 };
@@ -92,6 +104,8 @@ static void option(struct tool *t, int key, const char *arg)
 	case 'u': o->usecs = true; break;
 	case 'm': o->msecs = true; break;
 	case 'F': o->per_func = true; break;
+	case 'r': o->regexp = true; break;
+	case 'l': o->level = opt_num("-l", arg, 1, 1 << 20); break;
 	case 'b': o->buffer_kb = opt_num("-b", arg, 4, 1 << 22); break;
 	}
 }
@@ -112,6 +126,13 @@ static int check(struct tool *t, int argc, char **argv, int optind)
 	if (!strncmp(o->pattern, "t:", 2) || !strncmp(o->pattern, "u:", 2))
 		usage_error("'%s': tracepoints (t:) and USDT probes (u:) have no return to time",
 			    o->pattern);
+	if (o->regexp) {
+		char err[256];
+
+		if (probeset_check(o->pattern, PROBESET_RET | PROBESET_REGEX, err,
+				   sizeof(err)) < 0)
+			usage_error("%s", err);
+	}
 	o->pid = t->opt.pid;	/* -c's command is not running yet: 0 */
 	o->json = t->opt.json;
 	o->timestamp = t->opt.timestamp;
@@ -307,7 +328,7 @@ static void index_probes(struct funclat *fl, struct tp *exit_tp)
 	}
 	r = hmap_get(fl->ids, (uint64_t)exit_tp->id, true);
 	*r = (struct idref){ .exit = true };
-	fl->stacks = callstacks_new(MAX_DEPTH);
+	fl->stacks = callstacks_new((unsigned int)(fl->o.level ? fl->o.level : MAX_DEPTH));
 }
 
 static void say_probes(struct funclat *fl)
@@ -331,7 +352,8 @@ static int setup(struct tool *t, struct loop *l)
 		.buffer_kb = (unsigned long)fl->o.buffer_kb,
 	};
 	struct probeset_opts po = {
-		.pid = fl->o.pid, .mode = TP_RECORD, .flags = PROBESET_RET,
+		.pid = fl->o.pid, .mode = TP_RECORD,
+		.flags = PROBESET_RET | (fl->o.regexp ? PROBESET_REGEX : 0),
 	};
 	struct tp *exit_tp;
 	char err[512];

@@ -25,7 +25,7 @@
 struct opts {
 	bool json, seconds, failed;
 	int sig;
-	pid_t pid;
+	pid_t pid, tpid;
 	const char *name;
 	long duration;
 };
@@ -33,13 +33,15 @@ struct opts {
 static const char usage[] =
 "Trace signals issued by the kill(), tkill() and tgkill() syscalls.\n"
 "\n"
-"USAGE: killsnoop [-hjTxv] [-s SIG] [-p PID] [-n NAME] [-d SECS] [-c CMD]\n"
+"USAGE: killsnoop [-hjtxv] [-s SIG] [-p PID] [-T TPID] [-n NAME] [-d SECS]\n"
+"                 [-c CMD]\n"
 "\n"
 "  -s, --signal SIG     only this signal (9, KILL or SIGKILL)\n"
 "  -p, --pid PID        only signals sent by this process\n"
+"  -T, --tpid TPID      only signals sent to this process (or thread)\n"
 "  -n, --name NAME      only signals sent by processes named NAME\n"
 "  -x, --failed         only failed calls\n"
-"  -T, --timestamp      TIME(s) column: seconds since tracing began\n"
+"  -t, --timestamp      TIME(s) column: seconds since tracing began\n"
 "  -d, --duration SECS  trace for SECS seconds\n"
 "  -c, --command CMD    run CMD, trace only signals its process tree sends,\n"
 "                       end when it exits, with its exit status\n"
@@ -52,11 +54,14 @@ static const char usage[] =
 "  killsnoop -x         # only failed kill()s\n"
 "  killsnoop -s KILL    # only SIGKILL\n"
 "  killsnoop -p 181     # only signals sent by PID 181\n"
+"  killsnoop -T 189     # only signals sent to PID 189\n"
 "  killsnoop -n bash    # only signals sent by processes named bash\n"
 "  killsnoop -j         # JSON Lines\n";
 
 static const struct tool_option options[] = {
 	{ 's', "signal", required_argument, NULL },
+	{ 'T', "tpid", required_argument, NULL },
+	{ 't', "timestamp", no_argument, "time" },
 	{ 0 },
 };
 
@@ -64,10 +69,14 @@ static void option(struct tool *t, int key, const char *arg)
 {
 	struct opts *o = t->ctx;	/* the first member of struct killsnoop */
 
-	if (key == 's') {
+	switch (key) {
+	case 's':
 		o->sig = opt_signal(arg);
 		if (o->sig < 0)
 			usage_error("unknown signal '%s'", arg);
+		break;
+	case 'T': o->tpid = (pid_t)opt_num("-T", arg, 1, 1 << 30); break;
+	case 't': o->seconds = true; break;
 	}
 }
 
@@ -80,7 +89,6 @@ static int check(struct tool *t, int argc, char **argv, int optind)
 		usage_error("unexpected argument '%s'", argv[optind]);
 	tool_check_comm(name);
 	o->name = name;
-	o->seconds = t->opt.timestamp;
 	o->failed = t->opt.failed;
 	o->json = t->opt.json;
 	o->duration = t->opt.duration;
@@ -92,12 +100,13 @@ static int check(struct tool *t, int argc, char **argv, int optind)
 struct call {
 	const char *name;
 	struct tp *enter, *exit;
-	struct tk_field tpid, sig, ret;
+	struct tk_field tpid, tgid, sig, ret;
 };
 
 struct sent {
 	uint64_t ts;
 	pid_t tpid;
+	pid_t ttgid;		/* the target's process (tgkill's tgid) */
 	int sig;
 	int call;
 	char comm[16];
@@ -110,6 +119,17 @@ struct killsnoop {
 	struct hmap *inflight;		/* tid -> struct sent */
 	uint64_t start_ns;
 };
+
+/* The target's process: kill()'s pid when positive, tgkill()'s tgid, the
+ * thread's process for tkill() (from /proc: -1 once it is gone). */
+static pid_t target_tgid(const struct killsnoop *ks, const struct sent *st)
+{
+	if (st->ttgid)
+		return st->ttgid;
+	if (!strcmp(ks->calls[st->call].name, "tkill"))
+		return st->tpid > 0 ? task_cache_tgid(st->tpid) : -1;
+	return st->tpid;
+}
 
 static void emit(struct killsnoop *ks, const struct tk_event *ev,
 		 const struct sent *st, int ret)
@@ -141,11 +161,15 @@ static void emit(struct killsnoop *ks, const struct tk_event *ev,
 		else
 			json_null(&j, "signame");	/* 0: existence check */
 		json_int(&j, "tpid", st->tpid);
+		if (target_tgid(ks, st) > 0)
+			json_int(&j, "ttgid", target_tgid(ks, st));
+		else
+			json_null(&j, "ttgid");
 		json_int(&j, "result", ret);
 		json_end(&j);
 	} else {
-		printf("%-9s %-7d %-16s %-4d %-7d %d\n", when, pid, esc_str(st->comm),
-		       st->sig, st->tpid, ret);
+		printf("%-9s %-7d %-16s %-4d %-7d %-6d %s\n", when, pid, esc_str(st->comm),
+		       st->sig, st->tpid, ret, ks->calls[st->call].name);
 	}
 }
 
@@ -162,6 +186,7 @@ static void on_event(const struct tk_event *ev, void *arg)
 			st = hmap_get(ks->inflight, (uint64_t)ev->pid, true);
 			st->ts = ev->ts;
 			st->tpid = (pid_t)field_int(ev, &c->tpid);
+			st->ttgid = c->tgid.size ? (pid_t)field_int(ev, &c->tgid) : 0;
 			st->sig = (int)field_int(ev, &c->sig);
 			st->call = i;
 			/* the sender is alive now; it may not be at exit */
@@ -181,14 +206,36 @@ static void on_event(const struct tk_event *ev, void *arg)
 	}
 }
 
-static int add_call(struct killsnoop *ks, struct call *c, const char *name,
-		    const char *tpid_field, const char *filter)
+/*
+ * The entry events' kernel filter: -s, -n and -T, the target being the
+ * process for kill() and tgkill() (its tgid), the thread for tkill().
+ */
+static void call_filter(const struct killsnoop *ks, const char *name, char *f,
+			size_t n)
 {
-	char ev[64];
+	int len = 0;
+
+	f[0] = '\0';
+	if (ks->o.sig)
+		len += snprintf(f + len, n - len, "sig == %d", ks->o.sig);
+	if (ks->o.name)
+		len += snprintf(f + len, n - len, "%scomm == \"%s\"",
+				len ? " && " : "", ks->o.name);
+	if (ks->o.tpid)
+		snprintf(f + len, n - len, "%s%s == %d", len ? " && " : "",
+			 strcmp(name, "tgkill") ? "pid" : "tgid", ks->o.tpid);
+}
+
+static int add_call(struct killsnoop *ks, struct call *c, const char *name,
+		    const char *tpid_field)
+{
+	char ev[64], filter[160];
 
 	c->name = name;
+	call_filter(ks, name, filter, sizeof(filter));
 	snprintf(ev, sizeof(ev), "sys_enter_%s", name);
-	c->enter = session_add(ks->s, "syscalls", ev, TP_RECORD, filter);
+	c->enter = session_add(ks->s, "syscalls", ev, TP_RECORD,
+			       filter[0] ? filter : NULL);
 	if (!c->enter)
 		return -1;
 	snprintf(ev, sizeof(ev), "sys_exit_%s", name);
@@ -197,7 +244,9 @@ static int add_call(struct killsnoop *ks, struct call *c, const char *name,
 	if (!c->exit ||
 	    format_field(c->enter->event, tpid_field, &c->tpid) < 0 ||
 	    format_field(c->enter->event, "sig", &c->sig) < 0 ||
-	    format_field(c->exit->event, "ret", &c->ret) < 0)
+	    format_field(c->exit->event, "ret", &c->ret) < 0 ||
+	    (!strcmp(name, "tgkill") &&
+	     format_field(c->enter->event, "tgid", &c->tgid) < 0))
 		return -1;
 	return 0;
 }
@@ -209,23 +258,18 @@ static int setup(struct tool *t, struct loop *l)
 		.ordered = true, .pid = t->opt.pid, .tree = t->opt.tree,
 		.batch_end = tool_flush_batch,
 	};
-	char filter[128] = "";
-	int len = 0;
+	char filter[160];
 
-	if (ks->o.sig)
-		len += snprintf(filter, sizeof(filter), "sig == %d", ks->o.sig);
-	if (ks->o.name)
-		snprintf(filter + len, sizeof(filter) - len, "%scomm == \"%s\"",
-			 len ? " && " : "", ks->o.name);
 	ks->inflight = hmap_new(sizeof(struct sent));
 	ks->s = session_new(&so);
 	if (session_open(ks->s) < 0 ||
-	    add_call(ks, &ks->calls[0], "kill", "pid", filter) < 0 ||
-	    add_call(ks, &ks->calls[1], "tkill", "pid", filter) < 0 ||
-	    add_call(ks, &ks->calls[2], "tgkill", "pid", filter) < 0) {
+	    add_call(ks, &ks->calls[0], "kill", "pid") < 0 ||
+	    add_call(ks, &ks->calls[1], "tkill", "pid") < 0 ||
+	    add_call(ks, &ks->calls[2], "tgkill", "pid") < 0) {
 		pr_err("%s", session_error(ks->s));
 		return -1;
 	}
+	call_filter(ks, "tgkill", filter, sizeof(filter));
 	pr_info("recording syscalls:sys_{enter,exit}_{kill,tkill,tgkill}%s%s",
 		filter[0] ? " with filter " : "", filter);
 	if (session_start(ks->s, l, on_event, ks) < 0) {
@@ -234,8 +278,8 @@ static int setup(struct tool *t, struct loop *l)
 	}
 	ks->start_ns = time_mono_ns();
 	if (!ks->o.json) {
-		printf("%-9s %-7s %-16s %-4s %-7s %s\n", ks->o.seconds ? "TIME(s)" : "TIME",
-		       "PID", "COMM", "SIG", "TPID", "RESULT");
+		printf("%-9s %-7s %-16s %-4s %-7s %-6s %s\n", ks->o.seconds ? "TIME(s)" : "TIME",
+		       "PID", "COMM", "SIG", "TPID", "RESULT", "SYSCALL");
 		tool_flush();
 	}
 	return 0;
@@ -247,7 +291,7 @@ int main(int argc, char **argv)
 	struct tool t = {
 		.ctx = &ks,
 		.usage = usage,
-		.shared = TOPT_PID | TOPT_NAME | TOPT_FAILED | TOPT_TIMESTAMP |
+		.shared = TOPT_PID | TOPT_NAME | TOPT_FAILED |
 			  TOPT_DURATION | TOPT_JSON | TOPT_VERBOSE | TOPT_COMMAND,
 		.options = options,
 		.option = option,

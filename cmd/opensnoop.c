@@ -7,10 +7,13 @@
  * A path not captured at the call is marked (FIELDS in the usage), and
  * every text column is escaped (common/escape.h).
  */
+#include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/escape.h"
 #include "common/hmap.h"
@@ -21,10 +24,17 @@
 #include "common/timefmt.h"
 #include "tool/tool.h"
 #include "tool/opens.h"
+#include "tool/cwds.h"
+#include "tool/uids.h"
 #include "tracefs/session.h"
 
+#define MAX_FLAGS 16
+
 struct opts {
-	bool json, seconds, uid, failed;
+	bool json, seconds, uid, failed, extended, full_path;
+	long only_uid;			/* -u; -1: any */
+	int flags[MAX_FLAGS];		/* -f: open flags, any of them */
+	int nflags;
 	pid_t pid, tid;
 	const char *name;
 	long duration;
@@ -33,11 +43,18 @@ struct opts {
 static const char usage[] =
 "Trace open() family syscalls, with the path, file descriptor and error.\n"
 "\n"
-"USAGE: opensnoop [-hjTUxv] [-p PID] [-t TID] [-n NAME] [-d SECS] [-c CMD]\n"
+"USAGE: opensnoop [-hjTUxeFv] [-p PID] [-t TID] [-u UID] [-n NAME] [-f FLAG]\n"
+"                 [-d SECS] [-c CMD]\n"
 "\n"
 "  -T, --timestamp      TIME(s) column: seconds since tracing began\n"
 "  -U, --print-uid      UID column\n"
+"  -u, --uid UID        only processes of this user (a UID or a name)\n"
 "  -x, --failed         only failed opens\n"
+"  -e, --extended_fields  FLAGS and MODE columns (octal)\n"
+"  -f, --flag_filter FLAG  only opens with this flag (O_WRONLY, O_CREAT...;\n"
+"                       may be repeated: any of them)\n"
+"  -F, --full-path      relative paths made absolute (from the process's\n"
+"                       working directory, or the directory fd)\n"
 "  -p, --pid PID        only this process (ends when it does)\n"
 "  -t, --tid TID        only this thread (a TID column instead of PID)\n"
 "  -n, --name NAME      only processes whose name contains NAME\n"
@@ -67,6 +84,10 @@ static const char usage[] =
 "  opensnoop -T         # include a timestamp column\n"
 "  opensnoop -U         # include a UID column\n"
 "  opensnoop -x         # only failed opens\n"
+"  opensnoop -u 1000    # only UID 1000\n"
+"  opensnoop -e         # show the flags and mode\n"
+"  opensnoop -f O_WRONLY -f O_RDWR  # only opens for writing\n"
+"  opensnoop -F         # full paths for relative ones\n"
 "  opensnoop -p 181     # only PID 181\n"
 "  opensnoop -t 123     # only thread 123\n"
 "  opensnoop -n main    # only processes whose name contains \"main\"\n"
@@ -76,15 +97,37 @@ static const char usage[] =
 
 static const struct tool_option options[] = {
 	{ 'U', "print-uid", no_argument, NULL },
+	{ 'u', "uid", required_argument, NULL },
+	{ 'e', "extended_fields", no_argument, "extended-fields" },
+	{ 'f', "flag_filter", required_argument, "flag-filter" },
+	{ 'F', "full-path", no_argument, NULL },
 	{ 0 },
 };
+
+static int parse_flag(const char *arg)
+{
+	int f = opens_flag(arg);
+
+	if (f < 0)
+		usage_error("unknown open flag '%s' (O_RDONLY, O_WRONLY, O_CREAT...)", arg);
+	return f;
+}
 
 static void option(struct tool *t, int key, const char *arg)
 {
 	struct opts *o = t->ctx;	/* the first member of struct opensnoop */
 
-	if (key == 'U')
-		o->uid = true;
+	switch (key) {
+	case 'U': o->uid = true; break;
+	case 'u': o->only_uid = opt_uid("-u", arg); break;
+	case 'e': o->extended = true; break;
+	case 'F': o->full_path = true; break;
+	case 'f':
+		if (o->nflags == MAX_FLAGS)
+			usage_error("more than %d -f flags", MAX_FLAGS);
+		o->flags[o->nflags++] = parse_flag(arg);
+		break;
+	}
 }
 
 static int check(struct tool *t, int argc, char **argv, int optind)
@@ -110,42 +153,50 @@ struct opensnoop {
 	struct session *s;
 	struct opens *op;
 	uint64_t start_ns;
-	struct hmap *uids;		/* tid -> struct uid */
+	struct uids *uids;		/* -U, -u, -j */
+	struct hmap *fds;		/* -F: pid, fd -> the path it opened */
+	struct cwds *cwds;		/* -F: working directories */
 };
 
-struct uid {
-	uint64_t ts;			/* of the record it was read for */
-	long uid;
-};
+static uint64_t fd_key(pid_t pid, long fd)
+{
+	return (uint64_t)(uint32_t)pid << 32 | (uint32_t)fd;
+}
 
 /*
- * The real UID of @tid from /proc (no probe records it), read again when
- * the last read is a second older than the record at @ts; -1 when the
- * task is gone.
+ * -F: a relative path from the directory it started from.  For a directory
+ * fd, the path of the last open this process made that returned that fd
+ * (records come in order, so a reused fd names its latest file); for the
+ * working directory (AT_FDCWD), the process's at the record (cwds.h).
+ * The path as given when neither is known.  The open's own result is
+ * remembered for the opens after it.
  */
-static long uid_of(struct opensnoop *os, pid_t tid, uint64_t ts)
+static const char *full_path(struct opensnoop *os, const struct opens_event *oe,
+			     pid_t pid, char *buf, size_t n)
 {
-	struct uid *u = hmap_get(os->uids, (uint64_t)tid, true);
-	char path[64], line[256];
-	FILE *f;
+	const char *p = oe->path, *base = NULL;
+	char **known;
 
-	if (u->ts && ts - u->ts < 1000000000ULL && u->uid >= 0)
-		return u->uid;
-	u->ts = ts;
-	u->uid = -1;
-	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Uid: %ld", &u->uid) == 1)
-			break;
-	fclose(f);
-	return u->uid;
+	if (p && p[0] != '/' && oe->dfd != AT_FDCWD) {
+		known = hmap_get(os->fds, fd_key(pid, oe->dfd), false);
+		base = known ? *known : NULL;
+	} else if (p && p[0] != '/') {
+		base = cwds_get(os->cwds, pid);
+	}
+	if (base) {
+		snprintf(buf, n, "%s/%s", strcmp(base, "/") ? base : "", p);
+		p = buf;
+	}
+	if (p && oe->ret >= 0) {
+		known = hmap_get(os->fds, fd_key(pid, oe->ret), true);
+		free(*known);
+		*known = xstrdup(p);
+	}
+	return p;
 }
 
 static void emit_json(struct opensnoop *os, const struct opens_event *oe,
-		      pid_t pid, const char *comm, long uid)
+		      pid_t pid, const char *comm, long uid, const char *path)
 {
 	struct json j;
 	int err = oe->ret < 0 ? (int)-oe->ret : 0;
@@ -164,11 +215,17 @@ static void emit_json(struct opensnoop *os, const struct opens_event *oe,
 	json_int(&j, "err", err);
 	json_str(&j, "errname", err ? errno_name(err) : NULL);
 	json_str(&j, "path", oe->path);
+	if (os->o.full_path)
+		json_str(&j, "full_path", path);
 	json_uint(&j, "addr", oe->addr);
 	if (oe->flags >= 0)
 		json_int(&j, "flags", oe->flags);
 	else
 		json_null(&j, "flags");
+	if (oe->mode >= 0)
+		json_int(&j, "mode", oe->mode);
+	else
+		json_null(&j, "mode");
 	json_str(&j, "source", opens_source_name(oe->source));
 	json_end(&j);
 }
@@ -178,10 +235,8 @@ static void emit_json(struct opensnoop *os, const struct opens_event *oe,
  * memory after the call (it may have changed), "<0xADDR>" when it could
  * not be read at all; a real path's own leading '?' or '<' as \xNN.
  */
-static void print_path(const struct opens_event *oe)
+static void print_path(const struct opens_event *oe, const char *p)
 {
-	const char *p = oe->path;
-
 	if (!p) {
 		printf("<0x%" PRIx64 ">\n", oe->addr);
 		return;
@@ -198,13 +253,23 @@ static void on_open(const struct opens_event *oe, void *arg)
 {
 	struct opensnoop *os = arg;
 	pid_t pid = os->o.pid ? os->o.pid : task_cache_tgid(oe->tid);
-	const char *comm = oe->comm;
-	long uid = os->o.uid || os->o.json ? uid_of(os, oe->tid, oe->ts) : -1;
+	const char *comm = oe->comm, *path = oe->path;
+	char full[PATH_MAX + 4096];
+	long uid = -1;
 
 	if (pid <= 0)
 		pid = oe->tid;
+	if (os->o.full_path)	/* before filters: every open's fd counts */
+		path = full_path(os, oe, pid, full, sizeof(full));
+	if (!opens_flags_any(oe->flags, os->o.flags, os->o.nflags))
+		return;
+	if (os->uids) {
+		uid = uids_get(os->uids, pid, 0, oe->ts);
+		if (os->o.only_uid >= 0 && uid != os->o.only_uid)
+			return;
+	}
 	if (os->o.json) {
-		emit_json(os, oe, pid, comm, uid);
+		emit_json(os, oe, pid, comm, uid, path);
 		return;
 	}
 	if (os->o.seconds)
@@ -217,7 +282,32 @@ static void on_open(const struct opens_event *oe, void *arg)
 	}
 	printf("%-6d %-16s %4ld %3ld ", os->o.tid ? oe->tid : pid, esc_str(comm),
 	       oe->ret >= 0 ? oe->ret : -1L, oe->ret < 0 ? -oe->ret : 0L);
-	print_path(oe);
+	if (os->o.extended) {
+		if (oe->flags < 0)
+			printf("%-8s ", "?");
+		else
+			printf("%08llo ", (unsigned long long)oe->flags);
+		/* mode means nothing without O_CREAT or O_TMPFILE (open(2)):
+		 * the register holds whatever it held */
+		if (oe->mode < 0 || oe->flags < 0 ||
+		    (!(oe->flags & O_CREAT) && (oe->flags & O_TMPFILE) != O_TMPFILE))
+			printf("%-4s ", "n/a");
+		else
+			printf("%04llo ", (unsigned long long)oe->mode);
+	}
+	print_path(oe, path);
+}
+
+/* The session's records: UID changes first, then the opens. */
+static void on_record(const struct tk_event *ev, void *arg)
+{
+	struct opensnoop *os = arg;
+
+	if (os->uids && uids_record(os->uids, ev))
+		return;
+	if (os->cwds && cwds_record(os->cwds, ev))
+		return;
+	opens_record(ev, os->op);
 }
 
 static int setup(struct tool *t, struct loop *l)
@@ -235,7 +325,7 @@ static int setup(struct tool *t, struct loop *l)
 	};
 	char err[512];
 
-	os->uids = hmap_new(sizeof(struct uid));
+	os->fds = hmap_new(sizeof(char *));
 	os->s = session_new(&so);
 	if (session_open(os->s) < 0) {
 		pr_err("%s", session_error(os->s));
@@ -246,20 +336,43 @@ static int setup(struct tool *t, struct loop *l)
 		pr_err("cannot trace opens: %s", err);
 		return -1;
 	}
+	if (os->o.uid || os->o.only_uid >= 0 || os->o.json) {
+		os->uids = uids_new(os->s);
+		if (uids_add(os->uids, err, sizeof(err)) < 0) {
+			pr_err("%s", err);
+			return -1;
+		}
+		if (t->child.pid > 0)	/* -c: forked by us, held */
+			uids_seed(os->uids, t->child.pid, (long)getuid());
+	}
+	if (os->o.full_path) {
+		os->cwds = cwds_new(os->s);
+		if (cwds_add(os->cwds, err, sizeof(err)) < 0) {
+			pr_err("%s", err);
+			return -1;
+		}
+	}
 	pr_info("paths from %s", opens_mechanism(os->op));
 	os->start_ns = time_mono_ns();
-	if (session_start(os->s, l, opens_record, os->op) < 0) {
+	if (session_start(os->s, l, on_record, os) < 0) {
 		pr_err("%s", session_error(os->s));
 		return -1;
 	}
 	opens_started(os->op);
+	if (os->uids)
+		uids_started(os->uids);
+	if (os->cwds)
+		cwds_started(os->cwds);
 	if (!os->o.json) {
 		if (os->o.seconds)
 			printf("%-14s", "TIME(s)");
 		if (os->o.uid)
 			printf("%-6s", "UID");
-		printf("%-6s %-16s %4s %3s %s\n", os->o.tid ? "TID" : "PID", "COMM",
-		       "FD", "ERR", "PATH");
+		printf("%-6s %-16s %4s %3s ", os->o.tid ? "TID" : "PID", "COMM",
+		       "FD", "ERR");
+		if (os->o.extended)
+			printf("%-8s %-4s ", "FLAGS", "MODE");
+		printf("PATH\n");
 		tool_flush();
 	}
 	return 0;
@@ -272,13 +385,24 @@ static void teardown(struct tool *t)
 	session_tool_teardown(t);
 	opens_free(os->op);
 	os->op = NULL;
-	hmap_free(os->uids);
+	uids_free(os->uids);
 	os->uids = NULL;
+	cwds_free(os->cwds);
+	os->cwds = NULL;
+	if (os->fds) {
+		size_t pos = 0;
+		char **p;
+
+		while ((p = hmap_next(os->fds, &pos, NULL)))
+			free(*p);
+		hmap_free(os->fds);
+		os->fds = NULL;
+	}
 }
 
 int main(int argc, char **argv)
 {
-	struct opensnoop os = { 0 };
+	struct opensnoop os = { .o.only_uid = -1 };
 	struct tool t = {
 		.ctx = &os,
 		.usage = usage,

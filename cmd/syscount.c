@@ -32,17 +32,21 @@ struct opts {
 	pid_t pid;
 	long top, duration, buffer_kb;
 	int err;		/* -e: only this errno */
+	const char *syscall;	/* --syscall: only this one */
+	long nr;		/* its number */
 	struct interval iv;
 };
 
 static const char usage[] =
 "Count system calls, by syscall or by process, optionally with latency.\n"
 "\n"
-"USAGE: syscount [-hjPxLmlv] [-p PID] [-t TOP] [-d SECS] [-e ERRNO]\n"
-"                [-c CMD] [-b KB] [interval [count]]\n"
+"USAGE: syscount [-hjPxLmlv] [-p PID | -t TID] [-T TOP] [-d SECS] [-e ERRNO]\n"
+"                [--syscall NAME] [-c CMD] [-b KB] [interval [count]]\n"
 "\n"
 "  -p, --pid PID        only this process (all its threads)\n"
-"  -t, --top TOP        print only the top TOP rows (default 10; -T too)\n"
+"  -t, --tid TID        only this thread\n"
+"  -T, --top TOP        print only the top TOP rows (default 10)\n"
+"      --syscall NAME   count only this syscall (-l lists them)\n"
 "  -P, --process        count by process instead of by syscall\n"
 "  -x, --failed         count only failed calls\n"
 "  -e, --errno ERRNO    count only calls failing with ERRNO (EPERM or 1)\n"
@@ -64,13 +68,17 @@ static const char usage[] =
 "  syscount -L -d 5      # counts and latency for 5 seconds\n"
 "  syscount -x -p 1234   # failed syscalls of PID 1234\n"
 "  syscount -e ENOENT    # calls that failed with ENOENT\n"
+"  syscount -T 5 -t 123  # the top 5 syscalls of thread 123\n"
+"  syscount --syscall openat -P  # openat() calls by process\n"
 "  syscount -c 'ls /'    # the calls of one command\n"
 "  syscount 1 10         # print every second, ten times\n"
 "  syscount -j -d 1      # one JSON summary after a second\n";
 
+enum { OPT_SYSCALL = 256 };
+
 static const struct tool_option options[] = {
-	{ 't', "top", required_argument, NULL },
-	{ 'T', NULL, required_argument, NULL },
+	{ 'T', "top", required_argument, NULL },
+	{ OPT_SYSCALL, "syscall", required_argument, NULL },
 	{ 'P', "process", no_argument, NULL },
 	{ 'e', "errno", required_argument, NULL },
 	{ 'L', "latency", no_argument, NULL },
@@ -91,7 +99,13 @@ static void option(struct tool *t, int key, const char *arg)
 	struct opts *o = t->ctx;	/* the first member of struct syscount */
 
 	switch (key) {
-	case 't': case 'T': o->top = opt_num("-t", arg, 1, 1 << 30); break;
+	case 'T': o->top = opt_num("-T", arg, 1, 1 << 30); break;
+	case OPT_SYSCALL:
+		o->nr = syscall_nr(arg);
+		if (o->nr < 0)
+			usage_error("unknown syscall '%s' (syscount -l lists them)", arg);
+		o->syscall = arg;
+		break;
 	case 'P': o->process = true; break;
 	case 'e':
 		o->err = opt_errno(arg);
@@ -357,6 +371,13 @@ static void print_final(struct tool *t)
 	session_report_lost(sc->s);
 }
 
+/* Does tracepoint @tp_name (without its prefix) count --syscall's? */
+static bool wanted(const struct syscount *sc, const char *tp_name)
+{
+	return !sc->o.syscall || syscall_nr(display_name(tp_name)) == sc->o.nr ||
+	       syscall_nr(tp_name) == sc->o.nr;
+}
+
 /* Counting mode: one counter per syscall tracepoint. */
 static int setup_counters(struct syscount *sc)
 {
@@ -378,6 +399,8 @@ static int setup_counters(struct syscount *sc)
 	for (i = 0; events[i] && !err; i++) {
 		struct counter *c = &sc->ctrs[sc->nctrs];
 
+		if (!wanted(sc, events[i] + strlen(prefix)))
+			continue;
 		c->tp = session_add(sc->s, "syscalls", events[i], TP_COUNT,
 				    filter[0] ? filter : NULL);
 		if (!c->tp) {
@@ -389,6 +412,10 @@ static int setup_counters(struct syscount *sc)
 		sc->nctrs++;
 	}
 	format_names_free(events);
+	if (!err && !sc->nctrs) {
+		pr_err("no tracepoint syscalls:%s%s in this kernel", prefix, sc->o.syscall);
+		return -1;
+	}
 	pr_info("counting %d syscalls with perf_event counting mode (no records)",
 		sc->nctrs);
 	return err;
@@ -399,14 +426,21 @@ static int setup_records(struct syscount *sc)
 {
 	bool need_exit = sc->o.latency || sc->o.failures || sc->o.err;
 	bool need_enter = sc->o.latency || !need_exit;
-	char filter[32] = "";
+	char filter[64] = "", id[32] = "";
+	int len = 0;
 
+	if (sc->o.syscall)
+		len = snprintf(id, sizeof(id), "id == %ld", sc->o.nr);
+	snprintf(filter, sizeof(filter), "%s", id);
 	if (sc->o.err)
-		snprintf(filter, sizeof(filter), "ret == %d", -sc->o.err);
+		snprintf(filter + len, sizeof(filter) - len, "%sret == %d",
+			 len ? " && " : "", -sc->o.err);
 	else if (sc->o.failures)
-		snprintf(filter, sizeof(filter), "ret < 0");
+		snprintf(filter + len, sizeof(filter) - len, "%sret < 0",
+			 len ? " && " : "");
 	if (need_enter) {
-		sc->enter = session_add(sc->s, "raw_syscalls", "sys_enter", TP_RECORD, NULL);
+		sc->enter = session_add(sc->s, "raw_syscalls", "sys_enter", TP_RECORD,
+					id[0] ? id : NULL);
 		if (!sc->enter ||
 		    format_field(sc->enter->event, "id", &sc->enter_id) < 0)
 			goto out_err;
@@ -434,7 +468,7 @@ static int setup(struct tool *t, struct loop *l)
 	struct syscount *sc = t->ctx;
 	bool records = sc->o.process || sc->o.latency;
 	struct session_opts so = {
-		.pid = t->opt.pid, .tree = t->opt.tree,
+		.pid = t->opt.pid, .tid = t->opt.tid, .tree = t->opt.tree,
 		.buffer_kb = records ? (unsigned long)sc->o.buffer_kb : 0,
 		.wakeup_percent = 25,
 		.drain_ms = 200,
@@ -454,9 +488,16 @@ static int setup(struct tool *t, struct loop *l)
 		pr_err("%s", session_error(sc->s));
 		return -1;
 	}
-	if (!sc->o.json)
-		fprintf(stderr, "Tracing %ssyscalls, printing top %ld... Ctrl+C to quit.\n",
-			sc->o.failures || sc->o.err ? "failed " : "", sc->o.top);
+	/* on stdout, as bcc's */
+	if (sc->o.json)
+		return 0;
+	if (sc->o.syscall)
+		printf("Tracing %ssyscall '%s'... Ctrl+C to quit.\n",
+		       sc->o.failures || sc->o.err ? "failed " : "", sc->o.syscall);
+	else
+		printf("Tracing %ssyscalls, printing top %ld... Ctrl+C to quit.\n",
+		       sc->o.failures || sc->o.err ? "failed " : "", sc->o.top);
+	tool_flush();
 	return 0;
 }
 
@@ -483,7 +524,7 @@ int main(int argc, char **argv)
 	struct tool t = {
 		.ctx = &sc,
 		.usage = usage,
-		.shared = TOPT_PID | TOPT_FAILED | TOPT_DURATION | TOPT_JSON |
+		.shared = TOPT_PID | TOPT_TID | TOPT_FAILED | TOPT_DURATION | TOPT_JSON |
 			  TOPT_VERBOSE | TOPT_COMMAND,
 		.options = options,
 		.option = option,

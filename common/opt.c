@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <pwd.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -144,4 +145,16 @@ void opt_interval(int argc, char **argv, int optind, struct interval *iv)
 		iv->count = opt_num("count", argv[optind++], 1, 1L << 40);
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
+}
+
+long opt_uid(const char *opt, const char *arg)
+{
+	struct passwd *pw;
+
+	if (*arg >= '0' && *arg <= '9')
+		return opt_num(opt, arg, 0, 4294967294L);
+	pw = getpwnam(arg);
+	if (!pw)
+		usage_error("unknown user '%s'", arg);
+	return (long)pw->pw_uid;
 }

@@ -30,6 +30,10 @@ const char *signal_name(int sig);
 
 /* "EPERM" or "1" -> 1; -1 when unknown. */
 int opt_errno(const char *s);
+
+/* A UID for @opt: a number, or a user's name (bcc's -u); a usage error
+ * when neither. */
+long opt_uid(const char *opt, const char *arg);
 /* "EPERM" for 1, NULL for unknown. */
 const char *errno_name(int err);
 

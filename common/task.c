@@ -81,7 +81,8 @@ int task_threads(pid_t pid, pid_t **tids)
 	return n;
 }
 
-static pid_t status_field(pid_t tid, const char *key)
+/* The number after "@key:" in /proc/@tid/status; -1 when gone. */
+static long status_num(pid_t tid, const char *key)
 {
 	char path[64], buf[4096], *p;
 	size_t klen = strlen(key);
@@ -93,9 +94,19 @@ static pid_t status_field(pid_t tid, const char *key)
 		if (*p == '\n')
 			p++;
 		if (strncmp(p, key, klen) == 0 && p[klen] == ':')
-			return (pid_t)strtol(p + klen + 1, NULL, 10);
+			return strtol(p + klen + 1, NULL, 10);
 	}
 	return -1;
+}
+
+static pid_t status_field(pid_t tid, const char *key)
+{
+	return (pid_t)status_num(tid, key);
+}
+
+long task_uid(pid_t tid)
+{
+	return status_num(tid, "Uid");
 }
 
 pid_t task_tgid(pid_t tid)

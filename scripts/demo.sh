@@ -64,8 +64,8 @@ wait "$wl"; wait "$sc"	# syscount ends when its target does
 cat "$tmp/out"
 
 step "syscount -P -L: by process, with time spent in syscalls, for 1 second"
-show "syscount -P -L -t 5 -d 1"
-"$bin/syscount" -P -L -t 5 -d 1 2>/dev/null
+show "syscount -P -L -T 5 -d 1"
+"$bin/syscount" -P -L -T 5 -d 1 2>/dev/null
 
 step "tracetop -b: the live view as text; a process's syscalls by name (its drill-down)"
 echo "    (tracetop's screen does this live: Enter on a row drills, Backspace goes back)"

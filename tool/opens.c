@@ -34,6 +34,7 @@
  * in the kernel: they would only be noise.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,17 +54,20 @@
 #define ARG1 "%di"
 #define ARG2 "%si"
 #define ARG3 "%dx"
+#define ARG4 "%cx"
 #elif defined(__aarch64__)
 #define ARG1 "%x0"
 #define ARG2 "%x1"
 #define ARG3 "%x2"
+#define ARG4 "%x3"
 #endif
 
-static const struct { const char *name, *path, *flags; } sys_tab[NSYS] = {
-	[SYS_OPEN] = { "open", "filename", "flags" },
-	[SYS_OPENAT] = { "openat", "filename", "flags" },
-	[SYS_OPENAT2] = { "openat2", "filename", "how" },	/* struct open_how * */
-	[SYS_CREAT] = { "creat", "pathname", NULL },
+static const struct { const char *name, *path, *flags, *dfd, *mode; } sys_tab[NSYS] = {
+	[SYS_OPEN] = { "open", "filename", "flags", NULL, "mode" },
+	[SYS_OPENAT] = { "openat", "filename", "flags", "dfd", "mode" },
+	/* struct open_how *: its flags and mode are read at the exit */
+	[SYS_OPENAT2] = { "openat2", "filename", "how", "dfd", NULL },
+	[SYS_CREAT] = { "creat", "pathname", NULL, NULL, "mode" },
 };
 
 struct opens *opens_new(struct session *s, const struct opens_opts *o,
@@ -132,11 +136,13 @@ static int add_kprobes(struct opens *op, const char *filter, const char *ret_fil
 		       char *refused, size_t n, char *err, size_t errlen)
 {
 	static const struct { const char *func, *flags; } k[] = {
-		{ "do_sys_openat2", "+0(" ARG3 "):u64" },	/* how->flags */
-		{ "do_sys_open", ARG3 ":u32" },
+		/* how->flags, how->mode */
+		{ "do_sys_openat2", "+0(" ARG3 "):u64 mode=+8(" ARG3 "):u64" },
+		{ "do_sys_open", ARG3 ":u32 mode=" ARG4 ":u32" },
 	};
 	/* (register names are no format: "%si") */
-	const char *args = "path=+0(" ARG2 "):ustring ptr=" ARG2 ":u64 flags=";
+	const char *args = "path=+0(" ARG2 "):ustring ptr=" ARG2 ":u64 dfd=" ARG1
+			   ":s32 flags=";
 	char why[256], *a;
 	unsigned int i;
 
@@ -160,6 +166,8 @@ static int add_kprobes(struct opens *op, const char *filter, const char *ret_fil
 		return field(op, op->kentry, "path", &op->k_path, err, errlen) ?:
 		       field(op, op->kentry, "ptr", &op->k_ptr, err, errlen) ?:
 		       field(op, op->kentry, "flags", &op->k_flags, err, errlen) ?:
+		       field(op, op->kentry, "dfd", &op->k_dfd, err, errlen) ?:
+		       field(op, op->kentry, "mode", &op->k_mode, err, errlen) ?:
 		       field(op, op->kret, "ret", &op->k_ret, err, errlen) ?: 1;
 	}
 	return 0;
@@ -303,6 +311,10 @@ static int add_syscalls(struct opens *op, const char *filter, const char *ret_fi
 		if (field(op, c->enter, sys_tab[i].path, &c->path, err, errlen) ||
 		    (sys_tab[i].flags && field(op, c->enter, sys_tab[i].flags,
 					       &c->flags, err, errlen)) ||
+		    (sys_tab[i].dfd && field(op, c->enter, sys_tab[i].dfd,
+					     &c->dfd, err, errlen)) ||
+		    (sys_tab[i].mode && field(op, c->enter, sys_tab[i].mode,
+					      &c->mode, err, errlen)) ||
 		    field(op, c->exit, "ret", &c->ret, err, errlen))
 			return -EINVAL;
 	}
@@ -356,4 +368,41 @@ int opens_add(struct opens *op, char *err, size_t errlen)
 	op->mechanism = xasprintf("syscall tracepoints, paths read from process memory (%s%s%s)",
 				  why, refused[0] ? "; " : "", refused);
 	return 0;
+}
+
+static const struct { const char *name; int flag; } flag_names[] = {
+	{ "O_RDONLY", O_RDONLY }, { "O_WRONLY", O_WRONLY }, { "O_RDWR", O_RDWR },
+	{ "O_CREAT", O_CREAT }, { "O_EXCL", O_EXCL }, { "O_NOCTTY", O_NOCTTY },
+	{ "O_TRUNC", O_TRUNC }, { "O_APPEND", O_APPEND },
+	{ "O_NONBLOCK", O_NONBLOCK }, { "O_DSYNC", O_DSYNC },
+	{ "O_ASYNC", O_ASYNC }, { "O_DIRECT", O_DIRECT },
+	{ "O_LARGEFILE", O_LARGEFILE }, { "O_DIRECTORY", O_DIRECTORY },
+	{ "O_NOFOLLOW", O_NOFOLLOW }, { "O_NOATIME", O_NOATIME },
+	{ "O_CLOEXEC", O_CLOEXEC }, { "O_SYNC", O_SYNC }, { "O_PATH", O_PATH },
+	{ "O_TMPFILE", O_TMPFILE },
+};
+
+int opens_flag(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]); i++)
+		if (!strcmp(name, flag_names[i].name))
+			return flag_names[i].flag;
+	return -1;
+}
+
+bool opens_flags_any(int64_t flags, const int *want, int n)
+{
+	int i, f;
+
+	if (!n)
+		return true;
+	for (i = 0; flags >= 0 && i < n; i++) {
+		f = want[i];
+		if (f == O_RDONLY || f == O_WRONLY || f == O_RDWR ?
+		    (flags & O_ACCMODE) == f : (flags & f) == f)
+			return true;
+	}
+	return false;
 }

@@ -52,6 +52,9 @@ struct opens_event {
 	const char *path;	/* NULL with OPENS_NONE */
 	uint64_t addr;		/* the path's user address; 0 when unknown */
 	int64_t flags;		/* open flags as the kernel got them; -1: unknown */
+	int64_t mode;		/* the mode argument; -1: unknown */
+	int dfd;		/* the directory a relative path starts from:
+				 * AT_FDCWD (also for open, creat) or an fd */
 	enum opens_source source;
 };
 
@@ -86,6 +89,16 @@ const char *opens_mechanism(const struct opens *op);
 
 /* The session's record handler (its arg is the struct opens). */
 void opens_record(const struct tk_event *ev, void *arg);
+
+/* "O_WRONLY" -> its value (the open flags by name); -1 when unknown. */
+int opens_flag(const char *name);
+
+/*
+ * Has an open with @flags (-1: unknown) any of the @n flags of @want?  An
+ * access mode (O_RDONLY, O_WRONLY, O_RDWR) is compared with flags &
+ * O_ACCMODE, another flag must be all there.  True when @n is 0.
+ */
+bool opens_flags_any(int64_t flags, const int *want, int n);
 
 /* "kprobe", "uprobe", "proc", "none". */
 const char *opens_source_name(enum opens_source src);

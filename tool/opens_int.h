@@ -40,7 +40,8 @@ enum { SYS_OPEN, SYS_OPENAT, SYS_OPENAT2, SYS_CREAT, NSYS };
 
 struct sysc {
 	struct tp *enter, *exit;
-	struct tk_field path, flags, ret;
+	struct tk_field path, flags, ret, dfd, mode;	/* dfd, mode: size 0 when
+							 * the call has none */
 };
 
 struct uprobe_ev {
@@ -57,7 +58,8 @@ struct thread {
 	bool have_u, in_call;
 	int sys;
 	uint64_t u_ptr, ts, ptr, how;
-	int64_t flags;
+	int64_t flags, mode;
+	int dfd;
 	enum opens_source src;
 	char u_path[PATH_LEN];
 	char path[PATH_LEN];
@@ -72,7 +74,7 @@ struct opens {
 	char *mechanism;
 	char *static_exe;		/* a static -p program's own functions */
 	struct tp *kentry, *kret;
-	struct tk_field k_path, k_ptr, k_flags, k_ret;
+	struct tk_field k_path, k_ptr, k_flags, k_ret, k_dfd, k_mode;
 	struct sysc sys[NSYS];
 	struct uprobe_ev *u;
 	size_t nu;

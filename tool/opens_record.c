@@ -58,19 +58,23 @@ static void emit(struct opens *op, struct thread *th, pid_t tid, long ret)
 		.ts = th->ts, .tid = tid, .ret = ret, .path = th->path,
 		.comm = comms_get(op->comms, op->s, tid),
 		.addr = th->ptr, .flags = th->flags, .source = th->src,
+		.mode = th->mode, .dfd = th->dfd,
 	};
-	uint64_t flags;
-	struct iovec local = { &flags, sizeof(flags) };
-	struct iovec remote = { (void *)(uintptr_t)th->how, sizeof(flags) };
+	uint64_t how[2];	/* struct open_how's flags and mode */
+	struct iovec local = { how, sizeof(how) };
+	struct iovec remote = { (void *)(uintptr_t)th->how, sizeof(how) };
 
 	if (oe.source == OPENS_NONE &&
 	    read_string(tid, th->ptr, th->path, sizeof(th->path)) == 0)
 		oe.source = OPENS_PROC;
 	if (oe.source == OPENS_NONE)
 		oe.path = NULL;
-	/* openat2: the flags are the first member of its struct open_how */
-	if (th->how && process_vm_readv(tid, &local, 1, &remote, 1, 0) == sizeof(flags))
-		oe.flags = (int64_t)flags;
+	/* openat2: the flags and mode are the first members of its struct
+	 * open_how */
+	if (th->how && process_vm_readv(tid, &local, 1, &remote, 1, 0) == sizeof(how)) {
+		oe.flags = (int64_t)how[0];
+		oe.mode = (int64_t)how[1];
+	}
 	th->in_call = false;
 	op->fn(&oe, op->arg);
 }
@@ -85,6 +89,8 @@ static void on_kprobe(struct opens *op, const struct tk_event *ev)
 		th->ts = ev->ts;
 		th->ptr = (uint64_t)field_int(ev, &op->k_ptr);
 		th->flags = field_int(ev, &op->k_flags) & 0xffffffff;
+		th->mode = field_int(ev, &op->k_mode) & 0xffffffff;
+		th->dfd = (int)field_int(ev, &op->k_dfd);
 		th->how = 0;
 		th->src = fetched(ev, &op->k_path) ? OPENS_KPROBE : OPENS_NONE;
 		field_str(ev, &op->k_path, th->path, sizeof(th->path));
@@ -107,6 +113,8 @@ static void on_enter(struct opens *op, const struct tk_event *ev, int i)
 	th->ts = ev->ts;
 	th->ptr = (uint64_t)field_int(ev, &c->path);
 	th->how = 0;
+	th->dfd = c->dfd.size ? (int)field_int(ev, &c->dfd) : AT_FDCWD;
+	th->mode = c->mode.size ? field_int(ev, &c->mode) & 0xffffffff : -1;
 	if (i == SYS_CREAT)
 		th->flags = O_CREAT | O_WRONLY | O_TRUNC;
 	else if (i == SYS_OPENAT2)

@@ -21,6 +21,7 @@
  * plainest name, as bcc keeps one uprobe per address.
  */
 #include <errno.h>
+#include <regex.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,9 +137,37 @@ static struct site *add(struct sites *ss, char *name)
 	return s;
 }
 
+/* -r: @re compiled from @name, anchored at the name's start; 0 or -EINVAL. */
+static int compile_name(regex_t *re, const char *name, char *err, size_t errlen)
+{
+	char *anchored = xasprintf("^(%s)", name), msg[128];
+	int rc = regcomp(re, anchored, REG_EXTENDED | REG_NOSUB);
+
+	free(anchored);
+	if (!rc)
+		return 0;
+	regerror(rc, re, msg, sizeof(msg));
+	return errmsg(err, errlen, -EINVAL, "invalid regular expression '%s': %s",
+		      name, msg);
+}
+
 static int check_flags(const struct pattern *p, const char *pattern,
 		       unsigned int flags, char *err, size_t errlen)
 {
+	regex_t re;
+	int ret;
+
+	if ((flags & PROBESET_REGEX) &&
+	    (p->kind == PROBESET_TRACEPOINT || p->kind == PROBESET_USDT))
+		return errmsg(err, errlen, -EINVAL,
+			      "'%s': regular expressions are for functions, not %s",
+			      pattern, p->kind == PROBESET_USDT ? "USDT probes" : "tracepoints");
+	if (flags & PROBESET_REGEX) {
+		ret = compile_name(&re, p->name, err, errlen);
+		if (ret)
+			return ret;
+		regfree(&re);
+	}
 	if ((flags & PROBESET_RET) &&
 	    (p->kind == PROBESET_TRACEPOINT || p->kind == PROBESET_USDT))
 		return errmsg(err, errlen, -EINVAL,
@@ -368,9 +397,12 @@ int probeset_add(struct session *s, const char *pattern,
 		 const struct probeset_opts *o, struct probeset *ps,
 		 char *err, size_t errlen)
 {
-	size_t max = o->max ? o->max : DEFAULT_MAX, i;
+	size_t max = o->max ? o->max : DEFAULT_MAX, i, k;
+	static char every[] = "*";
 	struct sites ss = { 0 };
 	struct pattern *p;
+	bool regex = false;
+	regex_t re;
 	double t0;
 	int ret;
 
@@ -382,12 +414,24 @@ int probeset_add(struct session *s, const char *pattern,
 	ret = check_flags(p, pattern, o->flags, err, errlen);
 	if (ret)
 		goto out;
+	if (o->flags & PROBESET_REGEX) {
+		ret = compile_name(&re, p->name, err, errlen);
+		if (ret)
+			goto out;
+		regex = true;
+		p->name = every;	/* every function, then the expression */
+	}
 	ret = p->kind == PROBESET_KFUNC ? kernel_functions(p, &ss, err, errlen) :
 	      p->kind == PROBESET_UFUNC ? user_functions(p, o, &ss, err, errlen) :
 	      p->kind == PROBESET_USDT ? usdt_probes(p, o, &ss, err, errlen) :
 	      tracepoints(p, &ss);
 	if (ret)
 		goto out;
+	for (i = 0, k = 0; regex && i < ss.n; i++)
+		if (!regexec(&re, ss.v[i].name, 0, NULL, 0))
+			ss.v[k++] = ss.v[i];
+	if (regex)
+		ss.n = k;
 	ps->nnames = count_names(&ss);
 	if (!ss.n) {
 		ret = errmsg(err, errlen, -ENOENT, "no %s match '%s'", what(p->kind), pattern);
@@ -409,6 +453,8 @@ int probeset_add(struct session *s, const char *pattern,
 	if (ret)
 		errmsg(err, errlen, ret, "%s", session_error(s));
 out:
+	if (regex)
+		regfree(&re);
 	free(ss.v);
 	usite_list_release(&ss.ul);
 	kfunc_list_release(&ss.kl);

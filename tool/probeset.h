@@ -58,6 +58,10 @@ struct probeset {
 /* probeset_opts.flags */
 #define PROBESET_RET	(1 << 0)	/* also a return probe on each function
 					 * (refused for t: and u:) */
+#define PROBESET_REGEX	(1 << 1)	/* the function name is a POSIX extended
+					 * regular expression, matched from the
+					 * name's start as bcc's -r (refused for
+					 * t: and u:) */
 
 struct probeset_opts {
 	pid_t pid;		/* 0, or the process whose view counts

@@ -13,7 +13,8 @@ hint="Try 'funclatency --help' for more information."
 		run --separate-stderr funclatency "$h"
 		[ "$status" -eq 0 ]
 		[ -z "$stderr" ]
-		[[ "$output" == *"USAGE: funclatency [-hjTmuvF] [-p PID] [-i SECS] [-d SECS] [-b KB] PATTERN"* ]]
+		[[ "$output" == *"USAGE: funclatency [-hjTmuvFr] [-p PID] [-i SECS] [-d SECS] [-l LEVEL]"* ]]
+		[[ "$output" == *"-r, --regexp"* && "$output" == *"-l, --level LEVEL"* ]]
 		[[ "$output" == *"EXAMPLES:"* ]]
 		[[ "$output" == *"funclatency -F 'vfs_r*'"* ]]
 		[[ "$output" == *"-m, --milliseconds"* ]]
@@ -26,6 +27,9 @@ hint="Try 'funclatency --help' for more information."
 	expect_error 2 "funclatency: option '-p' needs an argument"$'\n'"$hint" funclatency -p
 	expect_error 2 "funclatency: option '-i' needs an argument"$'\n'"$hint" funclatency -i
 	expect_error 2 "funclatency: -u and -m cannot be used together"$'\n'"$hint" funclatency -u -m c:malloc
+	expect_error 2 "funclatency: -l must be between 1 and 1048576: '0'"$'\n'"$hint" funclatency -l 0 c:malloc
+	expect_error 2 "funclatency: invalid regular expression '(': Unmatched ( or \\("$'\n'"$hint" \
+		funclatency -r 'c:('
 	expect_error 2 "funclatency: -u and -m cannot be used together"$'\n'"$hint" funclatency -mu c:malloc
 }
 

@@ -12,7 +12,7 @@ hint="Try 'opensnoop --help' for more information."
 		run --separate-stderr opensnoop "$h"
 		[ "$status" -eq 0 ]
 		[ -z "$stderr" ]
-		[[ "$output" == *"USAGE: opensnoop [-hjTUxv] [-p PID] [-t TID] [-n NAME] [-d SECS]"* ]]
+		[[ "$output" == *"USAGE: opensnoop [-hjTUxeFv] [-p PID] [-t TID] [-u UID] [-n NAME] [-f FLAG]"* ]]
 		[[ "$output" == *"EXAMPLES:"* ]]
 		[[ "$output" == *"opensnoop -x         # only failed opens"* ]]
 	done
@@ -31,6 +31,13 @@ hint="Try 'opensnoop --help' for more information."
 	expect_error 2 "opensnoop: -d must be between 1 and 31536000: '0'"$'\n'"$hint" opensnoop -d 0
 	expect_error 2 "opensnoop: invalid number for -d: '1s'"$'\n'"$hint" opensnoop -d 1s
 	expect_error 2 "opensnoop: unexpected argument 'ls'"$'\n'"$hint" opensnoop ls
+	expect_error 2 "opensnoop: unknown open flag 'O_NOPE' (O_RDONLY, O_WRONLY, O_CREAT...)"$'\n'"$hint" \
+		opensnoop -f O_NOPE
+	expect_error 2 "opensnoop: unknown open flag 'WRONLY' (O_RDONLY, O_WRONLY, O_CREAT...)"$'\n'"$hint" \
+		opensnoop -f WRONLY
+	expect_error 2 "opensnoop: option '-f' needs an argument"$'\n'"$hint" opensnoop -f
+	expect_error 2 "opensnoop: unknown user 'no-such-user-tk'"$'\n'"$hint" opensnoop -u no-such-user-tk
+	expect_error 2 "opensnoop: invalid number for -u: '5x'"$'\n'"$hint" opensnoop -u 5x
 }
 
 @test "opensnoop: -n takes a name of 1 to 15 characters a kernel filter can hold" {

@@ -74,6 +74,8 @@ expect_usage_error() {
 	done
 	expect_usage_error "-p must be between 1 and 1073741824: '99999999999999999999'" \
 		execsnoop -p 99999999999999999999
+	expect_usage_error "-P must be between 1 and 1073741824: '99999999999999999999'" \
+		execsnoop -P 99999999999999999999
 }
 
 @test "every command: leading zeros are decimal, not octal" {
@@ -94,12 +96,18 @@ expect_usage_error() {
 @test "syscount: its own option errors" {
 	expect_usage_error "unknown errno 'EBOGUS'" syscount -e EBOGUS
 	expect_usage_error "give the interval either with -i or as an operand" syscount -i 1 2
+	expect_usage_error "-T must be between 1 and 1073741824: '0'" syscount -T 0
 	expect_usage_error "-t must be between 1 and 1073741824: '0'" syscount -t 0
+	expect_usage_error "unknown syscall 'nosuch' (syscount -l lists them)" syscount --syscall nosuch
+	expect_usage_error "-p and -t cannot be used together" syscount -p 1 -t 1
 }
 
 @test "execsnoop: its own option errors" {
 	expect_usage_error "invalid regex for -n '(': Unmatched ( or \\(" execsnoop -n '('
 	expect_usage_error "--max-args must be between 1 and 60: '61'" execsnoop --max-args 61
+	expect_usage_error "-P must be between 1 and 1073741824: '0'" execsnoop -P 0
+	expect_usage_error "invalid number for -u: '1x'" execsnoop -u 1x
+	expect_usage_error "unknown user 'no-such-user-tk'" execsnoop -u no-such-user-tk
 }
 
 @test "killsnoop: its own option errors" {
@@ -107,6 +115,8 @@ expect_usage_error() {
 	expect_usage_error "invalid process name 'a-name-longer-than-15' (1 to 15 characters)" \
 		killsnoop -n a-name-longer-than-15
 	expect_usage_error "invalid process name 'a\"b' (1 to 15 characters)" killsnoop -n 'a"b'
+	expect_usage_error "-T must be between 1 and 1073741824: '0'" killsnoop -T 0
+	expect_usage_error "invalid number for -T: 'x'" killsnoop -T x
 }
 
 @test "biosnoop, biolatency, bitesize: a disk that is not one, and their own option errors" {
@@ -169,8 +179,8 @@ expect_usage_error() {
 	)
 	local -A takes=(
 		[tpoint]="-p -t -d -j -h -c" [uprobe]="-p -t -d -j -h -c"
-		[kprobe]="-p -t -d -j -h -c" [syscount]="-p -x -d -j -h -c"
-		[execsnoop]="-T -x -n -d -j -h -c" [killsnoop]="-p -n -x -T -d -j -h -c"
+		[kprobe]="-p -t -d -j -h -c" [syscount]="-p -t -x -d -j -h -c"
+		[execsnoop]="-x -n -d -j -h -c" [killsnoop]="-p -n -x -d -j -h -c"
 		[opensnoop]="-p -t -T -x -n -d -j -h -c" [funccount]="-p -d -T -j -h -c"
 		[funclatency]="-p -d -T -j -h -c" [biosnoop]="-j -h"
 		[biolatency]="-T -j -h" [bitesize]="-T -n -j -h"

@@ -104,7 +104,7 @@ PY
 	[ "$TOOL_RC" -eq 0 ]
 	# the header and one signal
 	[ "$(lines "$OUT")" -eq 2 ] || { show_output; false; }
-	grep -Eq "^[0-9:]{8} +$WL_PID +a\\\\nb\\\\e\[1mz\\\\xff +0 +$WL_PID +0\$" "$OUT" || { show_output; false; }
+	grep -Eq "^[0-9:]{8} +$WL_PID +a\\\\nb\\\\e\[1mz\\\\xff +0 +$WL_PID +0 +kill\$" "$OUT" || { show_output; false; }
 
 	start_held "$RAW" wait-stdin "$COMM" kill sleep:1000
 	start_tool killsnoop -j -p "$WL_PID"
@@ -117,7 +117,7 @@ PY
 
 @test "escape: syscount -P shows the comm escaped; -j gives its bytes" {
 	# the names are looked up at the summary: the process lives until then
-	start_tool syscount -P --top 100000
+	start_tool syscount -P -T 100000
 	"$RAW" "$COMM" getppid getppid getppid sleep:5000 &
 	WL_PID=$!
 	settle 1

@@ -14,6 +14,16 @@ row_of() {
 	awk -v pid="$1" '$2 == pid' "$OUT"
 }
 
+# The row of the exec of PID $1 with -U (its UID first).
+row_of_uid() {
+	awk -v pid="$1" '$3 == pid' "$OUT"
+}
+
+# ppid_in FILE: the PPID of the one row of FILE
+ppid_in() {
+	awk 'NR == 2 { print $3 }' "$1"
+}
+
 teardown() {
 	stop_leftover_tool
 }
@@ -84,8 +94,8 @@ teardown() {
 	! grep -q 'keep-too' "$OUT"
 }
 
-@test "execsnoop: -p shows only children of that parent" {
-	start_tool execsnoop -p "$BASHPID"
+@test "execsnoop: -P shows only children of that parent" {
+	start_tool execsnoop -P "$BASHPID"
 	"$PROBE" mine &
 	wait $!
 	# a second command keeps bash from exec'ing the probe itself
@@ -104,6 +114,94 @@ teardown() {
 	stop_tool
 	head -1 "$OUT" | grep -Eq '^TIME +PCOMM'
 	grep -Eq '^[0-2][0-9]:[0-5][0-9]:[0-6][0-9] +tk-exec-probe .* timed$' "$OUT" || { show_output; false; }
+}
+
+@test "execsnoop: -p is still the parent filter, as -P" {
+	start_tool execsnoop -p "$BASHPID"
+	"$PROBE" mine-p &
+	wait $!
+	bash -c "\"$PROBE\" grandchild-p; true"
+	settle
+	stop_tool
+	grep -q "$PROBE mine-p\$" "$OUT" || { show_output; false; }
+	! grep -q 'grandchild-p$' "$OUT" || { show_output; false; }
+}
+
+@test "execsnoop: -t adds seconds since tracing began, after -T's time and before -U's UID" {
+	local t0 t1 secs
+	t0=$(date +%s.%N)
+	start_tool execsnoop -t
+	sleep 1.2
+	"$PROBE" late
+	t1=$(date +%s.%N)
+	settle
+	stop_tool
+	head -1 "$OUT" | grep -Eq '^TIME\(s\) +PCOMM' || { show_output; false; }
+	secs=$(awk '/ late$/ { print $1 }' "$OUT")
+	[[ "$secs" =~ ^[0-9]+\.[0-9]{3}$ ]] || { show_output; false; }
+	# at least the 1.2 s slept, at most the time since the tool was started
+	awk -v s="$secs" -v max="$(echo "$t1 - $t0" | bc)" 'BEGIN { exit !(s >= 1.2 && s <= max) }' ||
+		{ show_output; false; }
+	start_tool execsnoop -T -t -U
+	"$PROBE" cols
+	settle
+	stop_tool
+	head -1 "$OUT" | grep -Eq '^TIME +TIME\(s\) +UID +PCOMM +PID +PPID +RET ARGS$' || { show_output; false; }
+	grep -Eq "^[0-2][0-9]:[0-5][0-9]:[0-6][0-9] [0-9]+\.[0-9]{3} +0 +tk-exec-probe +[0-9]+ +$BASHPID +0 $PROBE cols\$" "$OUT" ||
+		{ show_output; false; }
+}
+
+# uid_workload EXECSNOOP ARGS...: execsnoop while a process of UID 65534
+# execs `sleep 0.71` (setpriv ran before tracing) and one of root's execs
+# `sleep 0.72`; $NOBODY is the former's PID, $ROOTS the latter's.
+uid_workload() {
+	command -v setpriv >/dev/null || skip "requires: setpriv (util-linux)"
+	start_held setpriv --reuid 65534 --regid 65534 --clear-groups sh -c 'read x; exec sleep 0.71'
+	NOBODY=$WL_PID
+	start_tool execsnoop "$@"
+	release_workload
+	sleep 0.72 &
+	ROOTS=$!
+	wait "$ROOTS" "$NOBODY"
+	settle
+	stop_tool
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+}
+
+@test "execsnoop: -U shows each exec's UID; -u keeps one user's, by number or name" {
+	uid_workload -U
+	[[ "$(row_of_uid "$NOBODY")" =~ ^65534\ +sleep\ +$NOBODY\ +[0-9]+\ +0\ sleep\ 0\.71$ ]] || { show_output; false; }
+	[[ "$(row_of_uid "$ROOTS")" =~ ^0\ +sleep\ +$ROOTS\ +$BASHPID\ +0\ sleep\ 0\.72$ ]] || { show_output; false; }
+	for u in 65534 nobody; do
+		uid_workload -u "$u"
+		[ "$(tail -n +2 "$OUT")" = "$(printf '%-16s %-7d %-7d %3d %s' sleep "$NOBODY" "$(ppid_in "$OUT")" 0 'sleep 0.71')" ] ||
+			{ show_output; false; }
+	done
+	uid_workload -j -u 0
+	jq -e -s --argjson r "$ROOTS" 'map(select(.pid == $r)) | length == 1 and .[0].uid == 0 and .[0].args == ["sleep", "0.72"]' "$OUT" >/dev/null ||
+		{ show_output; false; }
+	! jq -e -s --argjson n "$NOBODY" 'any(.pid == $n)' "$OUT" >/dev/null || { show_output; false; }
+	assert_clean
+}
+
+@test "execsnoop: -U gives each exec the UID it ran with, across setuid and for processes gone at once" {
+	command -v setpriv >/dev/null || skip "requires: setpriv (util-linux)"
+	run --separate-stderr execsnoop -U -c "setpriv --reuid 65534 --regid 65534 --clear-groups sh -c '/bin/true; exec /bin/true x'"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$(awk 'NR > 1 { print $1, $2, $NF }' <<<"$output")" = $'0 setpriv x\n65534 sh x\n65534 true /bin/true\n65534 true x' ] ||
+		{ show_run; false; }
+}
+
+@test "execsnoop: -q quotes each argument, its own quotemarks escaped" {
+	start_tool execsnoop -q
+	"$PROBE" 'a"b' '' 'c d'
+	settle
+	stop_tool
+	local pid me=$BASHPID
+	pid=$(awk '$1 == "tk-exec-probe" { print $2 }' "$OUT")
+	grep -qxF "$(printf '%-16s %-7d %-7d %3d %s' tk-exec-probe "$pid" "$me" 0 \
+		"\"$PROBE\" \"a\\\"b\" \"\" \"c d\"")" "$OUT" ||
+		{ show_output; false; }
 }
 
 @test "execsnoop: --max-args truncates with ..." {

@@ -248,3 +248,31 @@ PY
 	[ "$(avg_line msecs | cut -d' ' -f3)" = 2 ] || { show_output; false; }
 	assert_clean
 }
+
+@test "funclatency: -l 2 times the two outermost calls of a recursion, not the deeper ones" {
+	time_workload '0 0 5' -m -l 2 "$LAT:tk_lat_rec"
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+	# of the calls of 70.4, 140.8, 281.6, 563.2 and 1126.4 ms, the last two
+	[ "$(rows)" = $'512 1023 1\n1024 2047 1' ] || { show_output; false; }
+	[ "$(avg_line msecs | cut -d' ' -f3)" = 2 ] || { show_output; false; }
+	time_workload '0 0 5' -m -l 1 "$LAT:tk_lat_rec"
+	[ "$(rows)" = $'1024 2047 1' ] || { show_output; false; }
+	assert_clean
+}
+
+@test "funclatency: -r takes a regular expression, matched from the name's start" {
+	time_workload '5 3 3' -r -F -m "$LAT:tk_lat_(short|long)\$"
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+	[ "$(grep '^Function = ' "$OUT")" = $'Function = tk_lat_long\nFunction = tk_lat_short' ] ||
+		{ show_output; false; }
+	[ "$(awk '/^Function = tk_lat_long/,/^$/' "$OUT" | rows /dev/stdin)" = '256 511 3' ] || { show_output; false; }
+	[ "$(awk '/^Function = tk_lat_short/,/^$/' "$OUT" | rows /dev/stdin)" = '64 127 5' ] || { show_output; false; }
+	[ "$(avg_line msecs | cut -d' ' -f3)" = 8 ] || { show_output; false; }
+	grep -qxF "Tracing 2 functions for \"$LAT:tk_lat_(short|long)\$\"... Hit Ctrl-C to end." "$ERR" ||
+		{ show_output; false; }
+	# anchored at the start, as bcc's: a name's middle does not match
+	run_pid funclatency -r "$LAT:lat_short"
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[ "$stderr" = "funclatency: no functions match '$LAT:lat_short'" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}

@@ -22,8 +22,8 @@ teardown() {
 	settle
 	stop_tool
 	[ "$TOOL_RC" -eq 0 ]
-	head -1 "$OUT" | grep -Eq '^TIME +PID +COMM +SIG +TPID +RESULT$'
-	grep -Eq "^[0-9:]{8} +$BASHPID +bash +10 +$TARGET +0\$" "$OUT" || { show_output; false; }
+	head -1 "$OUT" | grep -Eq '^TIME +PID +COMM +SIG +TPID +RESULT +SYSCALL$'
+	grep -Eq "^[0-9:]{8} +$BASHPID +bash +10 +$TARGET +0 +kill\$" "$OUT" || { show_output; false; }
 	assert_clean
 }
 
@@ -33,8 +33,8 @@ teardown() {
 	kill -TERM 999999 2>/dev/null || true
 	settle
 	stop_tool
-	grep -Eq "^[0-9:]{8} +$BASHPID +bash +15 +999999 +-3\$" "$OUT" || { show_output; false; }
-	! grep -Eq " $TARGET +0\$" "$OUT" || { show_output; false; }
+	grep -Eq "^[0-9:]{8} +$BASHPID +bash +15 +999999 +-3 +kill\$" "$OUT" || { show_output; false; }
+	! grep -Eq " $TARGET +0 " "$OUT" || { show_output; false; }
 }
 
 @test "killsnoop: -s keeps one signal (by name or number)" {
@@ -44,7 +44,7 @@ teardown() {
 		kill -USR2 "$TARGET"
 		settle
 		stop_tool
-		grep -Eq " 12 +$TARGET +0\$" "$OUT" || { show_output; false; }
+		grep -Eq " 12 +$TARGET +0 +kill\$" "$OUT" || { show_output; false; }
 		! grep -Eq " 10 +$TARGET " "$OUT" || { show_output; false; }
 	done
 }
@@ -55,7 +55,7 @@ teardown() {
 	/bin/kill -USR2 "$TARGET"	# comm kill
 	settle
 	stop_tool
-	grep -Eq " kill +12 +$TARGET +0\$" "$OUT" || { show_output; false; }
+	grep -Eq " kill +12 +$TARGET +0 +kill\$" "$OUT" || { show_output; false; }
 	! grep -q ' bash ' "$OUT" || { show_output; false; }
 }
 
@@ -66,8 +66,8 @@ teardown() {
 	release_workload
 	wait_tool
 	[ "$TOOL_RC" -eq 0 ]
-	grep -Eq " $WL_PID +sh +12 +$TARGET +0\$" "$OUT" || { show_output; false; }
-	grep -Eq " $WL_PID +sh +1 +$TARGET +0\$" "$OUT" || { show_output; false; }
+	grep -Eq " $WL_PID +sh +12 +$TARGET +0 +kill\$" "$OUT" || { show_output; false; }
+	grep -Eq " $WL_PID +sh +1 +$TARGET +0 +kill\$" "$OUT" || { show_output; false; }
 	[ "$(grep -c " $TARGET " "$OUT")" -eq 2 ] || { show_output; false; }
 }
 
@@ -79,16 +79,16 @@ print(os.getpid())' >"$BATS_TEST_TMPDIR/pid"
 	settle
 	stop_tool
 	py=$(cat "$BATS_TEST_TMPDIR/pid")
-	grep -Eq " $py +python3 +0 +$py +0\$" "$OUT" || { show_output; false; }
+	grep -Eq " $py +python3 +0 +$py +0 +tgkill\$" "$OUT" || { show_output; false; }
 }
 
-@test "killsnoop: -T prints seconds since start" {
-	start_tool killsnoop -T
+@test "killsnoop: -t prints seconds since start" {
+	start_tool killsnoop -t
 	kill -USR1 "$TARGET"
 	settle
 	stop_tool
 	head -1 "$OUT" | grep -q '^TIME(s) '
-	grep -Eq "^[0-9]+\.[0-9]{6} +$BASHPID +bash +10 +$TARGET +0\$" "$OUT" || { show_output; false; }
+	grep -Eq "^[0-9]+\.[0-9]{6} +$BASHPID +bash +10 +$TARGET +0 +kill\$" "$OUT" || { show_output; false; }
 }
 
 @test "killsnoop: -j prints one object per signal" {
@@ -105,6 +105,7 @@ assert [r["sig"] for r in mine] == [10, 0], mine
 assert mine[0]["signame"] == "SIGUSR1" and mine[1]["signame"] is None
 assert all(r["result"] == 0 and r["comm"] == "bash" and r["syscall"] == "kill" for r in mine)
 assert isinstance(mine[0]["ts_ns"], int) and mine[0]["elapsed_s"] >= 0
+assert all(r["ttgid"] == int(sys.argv[3]) for r in mine), mine
 PY
 }
 
@@ -133,7 +134,29 @@ PY
 	wait_tool || true		# ends with the command, with its status
 	[ "$TOOL_RC" -eq 9 ] || { show_output; false; }
 	[ "$(awk 'NR > 1' "$OUT" | wc -l)" -eq 2 ] || { show_output; false; }
-	grep -Eq "^[0-9:]{8} +[0-9]+ +sh +10 +$TARGET +0\$" "$OUT" || { show_output; false; }
-	grep -Eq "^[0-9:]{8} +[0-9]+ +kill +12 +$TARGET +0\$" "$OUT" || { show_output; false; }
+	grep -Eq "^[0-9:]{8} +[0-9]+ +sh +10 +$TARGET +0 +kill\$" "$OUT" || { show_output; false; }
+	grep -Eq "^[0-9:]{8} +[0-9]+ +kill +12 +$TARGET +0 +kill\$" "$OUT" || { show_output; false; }
+	assert_clean
+}
+
+@test "killsnoop: -T keeps the signals sent to one process, by kill() and tgkill()" {
+	local other
+	(trap '' USR1; exec sleep 60) &
+	other=$!
+	start_held python3 -c 'import signal, sys, threading
+sys.stdin.read(1)
+signal.pthread_kill(threading.main_thread().ident, 0)'
+	start_tool killsnoop -T "$WL_PID" -j
+	kill -USR1 "$other"		# another target: not shown
+	kill -0 "$WL_PID"		# kill() to it: shown
+	release_workload		# its tgkill() to itself: shown
+	settle
+	stop_tool
+	kill -KILL "$other"; wait "$other" 2>/dev/null || true
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+	jq -e -s --argjson me "$BASHPID" --argjson t "$WL_PID" '
+		map([.pid, .syscall, .sig, .tpid, .ttgid, .result]) ==
+		[[$me, "kill", 0, $t, $t, 0], [$t, "tgkill", 0, $t, $t, 0]]' "$OUT" >/dev/null ||
+		{ show_output; false; }
 	assert_clean
 }

@@ -437,3 +437,75 @@ PY
 	run --separate-stderr opensnoop -c "sh -c 'exit 8'"
 	[ "$status" -eq 8 ] || { echo "# $stderr"; false; }
 }
+
+@test "opensnoop: -e adds each open's FLAGS and MODE, in octal" {
+	start_opener "$OPENER"
+	start_tool opensnoop -e -p "$WL_PID"
+	run_opener
+	wait_tool
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+	head -1 "$OUT" | grep -Eq '^PID +COMM +FD +ERR +FLAGS +MODE +PATH$' || { show_output; false; }
+	python3 - "$OUT" "$MANIFEST" "$DIR" <<'PY' || { show_output; false; }
+import os, sys
+out, manifest, d = sys.argv[1:]
+O_LARGEFILE = 0o100000	# the kernel adds it for 64-bit callers
+# the modes opener passes with O_CREAT (fopen's "w" is 0666)
+modes = {"open64": 0o600, "fopen": 0o666}
+want = []
+for line in open(manifest):
+    call, fd, err, flags, path = line.split()
+    flags = int(flags)
+    mode = "%04o" % modes.get(call, 0o644) if flags & os.O_CREAT else "n/a"
+    want.append((int(fd), int(err), flags, mode, path))
+got = []
+for line in list(open(out))[1:]:
+    pid, comm, fd, err, flags, mode, path = line.split()
+    if path == "relative" or path.startswith(d):
+        got.append((int(fd), int(err), int(flags, 8) & ~O_LARGEFILE, mode, path))
+assert sorted(got) == sorted(want), (sorted(got), sorted(want))
+PY
+}
+
+@test "opensnoop: -f keeps the opens with any of the flags given" {
+	start_opener "$OPENER"
+	start_tool opensnoop -f O_WRONLY -p "$WL_PID"
+	run_opener
+	wait_tool
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+	want=$(awk '$4 % 4 == 1 { print $2, $3, $5 }' "$MANIFEST" | sort)
+	[ -n "$want" ] && [ "$(seen "$WL_PID")" = "$want" ] || { show_output; false; }
+	# every line is one: the loader's read-only opens are left out too
+	[ "$(tail -n +2 "$OUT" | wc -l)" -eq "$(wc -l <<<"$want")" ] || { show_output; false; }
+	start_opener "$OPENER"
+	start_tool opensnoop -f O_RDWR -f O_EXCL -j -p "$WL_PID"
+	run_opener
+	wait_tool
+	want=$(awk '$4 % 4 == 2 || int($4 / 128) % 2 == 1 { print $5 }' "$MANIFEST" | sort)
+	[ -n "$want" ] && [ "$(jq -r .path "$OUT" | sort)" = "$want" ] || { show_output; false; }
+}
+
+@test "opensnoop: -F makes relative paths absolute, from the directory fd or the working directory" {
+	start_opener "$OPENER"
+	start_tool opensnoop -F -p "$WL_PID"
+	run_opener
+	wait_tool
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+	grep -Eq "^$WL_PID +opener +[0-9]+ +0 $DIR/relative\$" "$OUT" || { show_output; false; }
+	! grep -q ' relative$' "$OUT" || { show_output; false; }
+	run --separate-stderr opensnoop -F -j -c "sh -c 'cd $DIR && : >cwdfile && cat cwdfile && sleep 0.5'"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$(jq -r 'select(.path == "cwdfile") | [.comm, .full_path] | join(" ")' <<<"$output")" = "sh $DIR/cwdfile"$'\n'"cat $DIR/cwdfile" ] ||
+		{ show_run; false; }
+}
+
+@test "opensnoop: -u keeps one user's opens, system wide" {
+	start_opener setpriv --reuid=65534 --regid=65534 --clear-groups "$OPENER"
+	start_tool opensnoop -u 65534
+	cat /etc/hostname >/dev/null		# root's: left out
+	run_opener
+	stop_tool
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+	same_opens "$WL_PID"
+	[ "$(awk 'NR > 1 && $1 != p' p="$WL_PID" "$OUT")" = "" ] || { show_output; false; }
+	assert_clean
+}
