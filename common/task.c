@@ -108,6 +108,11 @@ pid_t task_ppid(pid_t pid)
 	return status_field(pid, "PPid");
 }
 
+long task_uid(pid_t tid)
+{
+	return status_field(tid, "Uid");
+}
+
 int task_comm(pid_t pid, char *buf, size_t n)
 {
 	char path[64];

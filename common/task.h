@@ -14,6 +14,8 @@ int task_threads(pid_t pid, pid_t **tids);
 /* Tgid and PPid of @tid from /proc/TID/status; -1 when gone. */
 pid_t task_tgid(pid_t tid);
 pid_t task_ppid(pid_t pid);
+/* The real UID of @tid (/proc/TID/status); -1 when gone. */
+long task_uid(pid_t tid);
 /* /proc/PID/comm into @buf; 0 or -errno. */
 int task_comm(pid_t pid, char *buf, size_t n);
 bool task_exists(pid_t pid);
