@@ -196,7 +196,9 @@ static int setup(struct tool *t, struct loop *l)
 		.batch_end = tool_flush_batch,
 	};
 	char filter[1600];
-	struct tcp_track_opts to = { .fn = on_conn, .arg = tc, .state_filter = filter };
+	struct tcp_track_opts to = {
+		.fn = on_conn, .arg = tc, .state_filter = filter, .forget = true,
+	};
 	int len;
 
 	len = snprintf(filter, sizeof(filter), "oldstate == %d && newstate == %d",

@@ -419,6 +419,8 @@ static void on_state(struct tcp_track *t, const struct tk_event *ev)
 		c->active = true;
 		own(t, &c->pid, c->comm, ev->pid);
 		t->o.fn(t->o.arg, TCP_EV_CONNECT, c, new, ev);
+		if (t->o.forget)
+			hmap_del(t->conns, e.sk);
 		return;
 	}
 	if (!c)

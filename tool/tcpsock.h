@@ -127,6 +127,9 @@ struct tcp_track_opts {
 	/* learn the holders of the listeners already there (one scan of
 	 * /proc now: the accepting process of their connections) */
 	bool listeners;
+	/* the callbacks need nothing of a socket after its connect(): keep
+	 * no state for it (tcpconnect) */
+	bool forget;
 	/* more kernel filter on inet_sock_set_state ("" or NULL: none); it
 	 * must keep the changes the wanted callbacks need */
 	const char *state_filter;
