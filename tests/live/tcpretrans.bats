@@ -15,6 +15,10 @@ setup() {
 
 teardown() {
 	stop_leftover_tool
+	if [ -n "${JPID:-}" ]; then	# the second tool of a test that failed early
+		kill -INT "$JPID" 2>/dev/null || true
+		wait "$JPID" 2>/dev/null || true
+	fi
 	[ -z "${NS:-}" ] || ip netns del "$NS" 2>/dev/null || true
 }
 
@@ -42,14 +46,16 @@ retrans() {
 @test "tcpretrans -c counts per flow what -j shows one by one" {
 	local ready=$BATS_TEST_TMPDIR/ready.j
 	TAPKIT_READY_FILE=$ready tcpretrans -j >"$BATS_TEST_TMPDIR/j" 2>&1 &
-	local jpid=$!
+	JPID=$!
 	start_tool tcpretrans -c
 	for _ in $(seq 1 100); do [ -e "$ready" ] && break; sleep 0.05; done
 	retrans 1.2
 	settle
 	stop_tool
-	kill -INT "$jpid"
-	wait "$jpid"
+	kill -INT "$JPID"
+	wait "$JPID"
+	local jpid=$JPID
+	JPID=
 	[ "$TOOL_RC" -eq 0 ]
 	grep -Eq '^LADDR:LPORT +RADDR:RPORT +RETRANSMITS$' "$OUT" || { show_output; false; }
 	local n
