@@ -81,6 +81,10 @@ kill -INT "$tt"; wait "$tt"
 # the last interval printed: the totals
 awk '/^tracetop - /{ n = NR } { line[NR] = $0 } END { for (i = n; i <= NR; i++) print line[i] }' "$tmp/out"
 
+step "tcplife: TCP sessions with their bytes each way (tcpconnect, tcpaccept, tcpretrans alike)"
+echo "    (a client sends 300000 bytes to a server on ::1, which answers 70000)"
+run_traced tcplife -w -- python3 "$top/tests/helpers/tcpwork.py" pair 6 300000 70000 client
+
 step "tpoint -j: one tracepoint as JSON Lines, with a kernel filter"
 run_traced tpoint -j sched:sched_process_exec 'filename ~ "*uname*"' -- uname -r
 

@@ -20,9 +20,7 @@
  * are not counted (their retransmits are).  A kernel without the length
  * tracepoints leaves the byte columns empty, and says so with -v.
  */
-#include <arpa/inet.h>
 #include <errno.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +29,7 @@
 #include "common/hmap.h"
 #include "common/log.h"
 #include "common/task.h"
+#include "tool/tcpsock.h"
 #include "tool/top_int.h"
 #include "tracefs/format.h"
 #include "tracefs/session.h"
@@ -53,18 +52,6 @@ static const struct top_field fields[F_N] = {
 	[F_SK]       = { "sk", "SK", AGT_INT, AGT_HEX, 0 },
 };
 
-/* include/net/tcp_states.h */
-static const char *const states[] = {
-	"?", "ESTABLISHED", "SYN_SENT", "SYN_RECV", "FIN_WAIT1", "FIN_WAIT2",
-	"TIME_WAIT", "CLOSE", "CLOSE_WAIT", "LAST_ACK", "LISTEN", "CLOSING",
-	"NEW_SYN_RECV",
-};
-#define TCP_SYN_SENT	2
-#define TCP_SYN_RECV	3
-#define TCP_CLOSE	7
-#define TCP_LISTEN	10
-#define NSTATES		(int)(sizeof(states) / sizeof(states[0]))
-
 struct conn {
 	char laddr[48], raddr[48];
 	pid_t pid;		/* 0: no process seen yet */
@@ -73,19 +60,14 @@ struct conn {
 				 * known (connect() binds it after SYN_SENT) */
 };
 
-/* The address fields of inet_sock_set_state and tcp_retransmit_skb. */
-struct addrs {
-	struct tk_field sport, dport, family, saddr, daddr, saddr6, daddr6;
-};
-
 #define MAX_CONNS	65536
 
 struct net {
 	struct top_feed *f;
 	int state_id, send_id, recv_id, retrans_id;
-	struct addrs st, rt;
-	struct tk_field st_sk, st_old, st_new, st_proto;
-	struct tk_field send_sk, send_ret, recv_sk, recv_ret, rt_sk;
+	struct tcp_fields st, rt;
+	struct tk_field st_old, st_new;
+	struct tk_field send_sk, send_ret, recv_sk, recv_ret;
 	struct hmap *conns;	/* sk -> struct conn */
 };
 
@@ -96,23 +78,13 @@ static int net_init(struct top_feed *f)
 	return 0;
 }
 
-/* "1.2.3.4:80" or "[::1]:80" of one end, from @ev's address fields. */
-static void endpoint(const struct tk_event *ev, const struct addrs *a, bool src,
-		     char *buf, size_t len)
+/* Both ends of @ev's connection as text into @c. */
+static void endpoints(const struct tk_event *ev, const struct tcp_fields *f,
+		      struct conn *c, struct tcp_ends *e)
 {
-	const struct tk_field *f4 = src ? &a->saddr : &a->daddr;
-	const struct tk_field *f6 = src ? &a->saddr6 : &a->daddr6;
-	const struct tk_field *fp = src ? &a->sport : &a->dport;
-	const unsigned char *d = ev->data;
-	char ip[INET6_ADDRSTRLEN] = "?";
-	bool v6 = field_int(ev, &a->family) == AF_INET6;
-	const struct tk_field *fa = v6 ? f6 : f4;
-
-	if (fa->offset >= 0 && (unsigned int)(fa->offset + fa->size) <= ev->size &&
-	    fa->size == (v6 ? 16 : 4))
-		inet_ntop(v6 ? AF_INET6 : AF_INET, d + fa->offset, ip, sizeof(ip));
-	snprintf(buf, len, v6 ? "[%s]:%u" : "%s:%u", ip,
-		 (unsigned int)field_int(ev, fp));
+	tcp_ends_read(ev, f, e);
+	tcp_endpoint_str(e, true, c->laddr, sizeof(c->laddr));
+	tcp_endpoint_str(e, false, c->raddr, sizeof(c->raddr));
 }
 
 static void emit(struct net *n, const struct tk_event *ev, const struct conn *c,
@@ -151,10 +123,11 @@ static void own(struct top_feed *f, struct conn *c, pid_t tid)
 
 static void on_state(struct net *n, const struct tk_event *ev)
 {
-	uint64_t sk = (uint64_t)field_int(ev, &n->st_sk);
 	int old = (int)field_int(ev, &n->st_old);
 	int new = (int)field_int(ev, &n->st_new);
+	uint64_t sk = (uint64_t)field_int(ev, &n->st.sk);
 	struct conn *c = hmap_get(n->conns, sk, false);
+	struct tcp_ends e;
 
 	if (!c) {
 		if (hmap_count(n->conns) >= MAX_CONNS)
@@ -164,17 +137,15 @@ static void on_state(struct net *n, const struct tk_event *ev)
 	/* a socket's life begins (its address may be a closed one's) */
 	if (new == TCP_SYN_SENT || new == TCP_SYN_RECV || new == TCP_LISTEN)
 		memset(c, 0, sizeof(*c));
-	endpoint(ev, &n->st, true, c->laddr, sizeof(c->laddr));
-	endpoint(ev, &n->st, false, c->raddr, sizeof(c->raddr));
+	endpoints(ev, &n->st, c, &e);
 	/* connect() runs in its process; other changes may not */
 	if (old == TCP_CLOSE && new == TCP_SYN_SENT)
 		own(n->f, c, ev->pid);
-	if (!field_int(ev, &n->st.sport)) {	/* not bound yet: later */
+	if (!e.sport) {	/* not bound yet: later */
 		c->pending++;
 		return;
 	}
-	emit(n, ev, c, F_STATE, 1 + c->pending,
-	     new >= 0 && new < NSTATES ? states[new] : "?", sk);
+	emit(n, ev, c, F_STATE, 1 + c->pending, tcp_state_name(new), sk);
 	c->pending = 0;
 	/* kept after CLOSE: data read after the peer's FIN comes later */
 }
@@ -196,14 +167,14 @@ static void on_length(struct net *n, const struct tk_event *ev, bool send)
 
 static void on_retransmit(struct net *n, const struct tk_event *ev)
 {
-	uint64_t sk = (uint64_t)field_int(ev, &n->rt_sk);
+	uint64_t sk = (uint64_t)field_int(ev, &n->rt.sk);
 	struct conn *c = hmap_get(n->conns, sk, false);
+	struct tcp_ends e;
 	struct conn tmp;
 
 	if (!c) {
 		memset(&tmp, 0, sizeof(tmp));
-		endpoint(ev, &n->rt, true, tmp.laddr, sizeof(tmp.laddr));
-		endpoint(ev, &n->rt, false, tmp.raddr, sizeof(tmp.raddr));
+		endpoints(ev, &n->rt, &tmp, &e);
 		c = &tmp;
 	}
 	emit(n, ev, c, F_RETRANS, 1, NULL, sk);
@@ -221,17 +192,6 @@ static void net_event(struct top_feed *f, const struct tk_event *ev)
 		on_state(n, ev);
 	else if (ev->id == n->retrans_id)
 		on_retransmit(n, ev);
-}
-
-static int addrs(const struct tp *tp, struct addrs *a)
-{
-	return format_field(tp->event, "sport", &a->sport) ||
-	       format_field(tp->event, "dport", &a->dport) ||
-	       format_field(tp->event, "family", &a->family) ||
-	       format_field(tp->event, "saddr", &a->saddr) ||
-	       format_field(tp->event, "daddr", &a->daddr) ||
-	       format_field(tp->event, "saddr_v6", &a->saddr6) ||
-	       format_field(tp->event, "daddr_v6", &a->daddr6) ? -ENOENT : 0;
 }
 
 static int bad_format(struct top_feed *f, const char *ev)
@@ -268,11 +228,11 @@ static int net_setup(struct top_feed *f)
 	}
 	n->state_id = st->id;
 	n->retrans_id = rt->id;
-	if (addrs(st, &n->st) || format_field(st->event, "skaddr", &n->st_sk) ||
+	if (tcp_fields_find(st->event, "skaddr", &n->st) ||
 	    format_field(st->event, "oldstate", &n->st_old) ||
 	    format_field(st->event, "newstate", &n->st_new))
 		return bad_format(f, "sock:inet_sock_set_state");
-	if (addrs(rt, &n->rt) || format_field(rt->event, "skaddr", &n->rt_sk))
+	if (tcp_fields_find(rt->event, "skaddr", &n->rt))
 		return bad_format(f, "tcp:tcp_retransmit_skb");
 	if (snd) {
 		n->send_id = snd->id;

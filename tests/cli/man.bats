@@ -78,7 +78,7 @@ check_long_options() {
 		[ -n "$opt" ] || continue
 		grep -qE -- "(^|[^A-Za-z0-9-])$opt([^A-Za-z0-9-]|$)" <<<"$TEXT" ||
 			missing+=("$opt")
-	done < <(grep -oE -- '--[a-z][a-z-]*' <<<"$HELP" | sort -u)
+	done < <(grep -oE -- '--[a-z][a-z0-9-]*' <<<"$HELP" | sort -u)
 	[ ${#missing[@]} -eq 0 ] ||
 		fail "$1: man/man8/$1.8 lacks these long options of '$1 --help': ${missing[*]}"
 }
@@ -500,6 +500,94 @@ check_sections() {
 
 @test "bitesize: man page has the required sections in order" {
 	check_sections bitesize
+}
+
+# --- tcpconnect ---
+
+@test "tcpconnect: has a man page" {
+	check_has_page tcpconnect
+}
+
+@test "tcpconnect: man page renders without warnings" {
+	check_renders tcpconnect
+}
+
+@test "tcpconnect: man page has every long option of --help" {
+	check_long_options tcpconnect
+}
+
+@test "tcpconnect: man page has every short option of --help" {
+	check_short_options tcpconnect
+}
+
+@test "tcpconnect: man page has the required sections in order" {
+	check_sections tcpconnect
+}
+
+# --- tcpaccept ---
+
+@test "tcpaccept: has a man page" {
+	check_has_page tcpaccept
+}
+
+@test "tcpaccept: man page renders without warnings" {
+	check_renders tcpaccept
+}
+
+@test "tcpaccept: man page has every long option of --help" {
+	check_long_options tcpaccept
+}
+
+@test "tcpaccept: man page has every short option of --help" {
+	check_short_options tcpaccept
+}
+
+@test "tcpaccept: man page has the required sections in order" {
+	check_sections tcpaccept
+}
+
+# --- tcplife ---
+
+@test "tcplife: has a man page" {
+	check_has_page tcplife
+}
+
+@test "tcplife: man page renders without warnings" {
+	check_renders tcplife
+}
+
+@test "tcplife: man page has every long option of --help" {
+	check_long_options tcplife
+}
+
+@test "tcplife: man page has every short option of --help" {
+	check_short_options tcplife
+}
+
+@test "tcplife: man page has the required sections in order" {
+	check_sections tcplife
+}
+
+# --- tcpretrans ---
+
+@test "tcpretrans: has a man page" {
+	check_has_page tcpretrans
+}
+
+@test "tcpretrans: man page renders without warnings" {
+	check_renders tcpretrans
+}
+
+@test "tcpretrans: man page has every long option of --help" {
+	check_long_options tcpretrans
+}
+
+@test "tcpretrans: man page has every short option of --help" {
+	check_short_options tcpretrans
+}
+
+@test "tcpretrans: man page has the required sections in order" {
+	check_sections tcpretrans
 }
 
 # --- every command ---

@@ -4,7 +4,7 @@
 bats_require_minimum_version 1.5.0
 
 TOOLS=(tpoint syscount execsnoop killsnoop uprobe kprobe funclatency funccount opensnoop
-	profile offcputime biosnoop biolatency bitesize)
+	profile offcputime biosnoop biolatency bitesize tcpconnect tcpaccept tcplife tcpretrans)
 
 # bcc's letters the block I/O tools own: -Q (queued time), -d (the disk);
 # their duration is --duration
@@ -142,6 +142,21 @@ expect_usage_error() {
 	expect_usage_error "invalid process name 'a-name-longer-than-15' (1 to 15 characters)" \
 		bitesize -n a-name-longer-than-15
 	expect_usage_error "-b must be between 4 and 4194304: '1'" biolatency -b 1
+}
+
+@test "tcp commands: their own option errors" {
+	expect_usage_error "bad port list 'http' for -P: ports 1-65535, comma-separated" tcpconnect -P http
+	expect_usage_error "bad port list '80,' for -P: ports 1-65535, comma-separated" tcpconnect -P 80,
+	expect_usage_error "bad port list '0' for -P: ports 1-65535, comma-separated" tcpaccept -P 0
+	expect_usage_error "bad port list '65536' for -L: ports 1-65535, comma-separated" tcplife -L 65536
+	expect_usage_error "bad port list '1,,2' for -D: ports 1-65535, comma-separated" tcplife -D 1,,2
+	expect_usage_error "invalid number for -u: 'root'" tcpconnect -u root
+	expect_usage_error "empty command for --command" tcpconnect --command ''
+	expect_usage_error "empty command for --command" tcpretrans --command ''
+	for t in tcpconnect tcpaccept tcplife tcpretrans; do
+		expect_usage_error "-4 and -6 cannot be used together" "$t" -4 -6
+		expect_usage_error "unexpected argument 'x'" "$t" x
+	done
 }
 
 @test "tpoint: its own option errors" {

@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+# TCP workloads of the tcp* live tests, with known ports, PIDs, comms and
+# bytes.  Only loopback addresses (or a network namespace's own).
+#
+#   tcpwork.py pair 4|6 TX RX client|server [hold]
+#       one connection: the client (comm tcpcli) sends TX bytes, shuts down
+#       its side and reads until EOF; the server (comm tcpsrv) listens,
+#       accepts, reads until EOF, sends RX bytes and closes.  The named role
+#       is played by this process, the other by a child.  With "hold" it
+#       first waits for a byte on stdin.  Prints
+#       "lport=L cport=C client=PID server=PID" at the end.
+#   tcpwork.py retrans SECS
+#       (in a network namespace of its own) connect over lo, take lo down,
+#       send 1000 bytes and wait SECS: the kernel retransmits them; then
+#       reset both ends (nothing retransmits after it ends).  Prints
+#       "lport=L cport=C pid=PID" first.
+import ctypes
+import os
+import socket
+import struct
+import sys
+import time
+
+
+def setname(name):
+    ctypes.CDLL(None).prctl(15, name.encode(), 0, 0, 0)
+
+
+def drain(s):
+    n = 0
+    while True:
+        d = s.recv(65536)
+        if not d:
+            return n
+        n += len(d)
+
+
+def serve(ls, rx):
+    a, _ = ls.accept()
+    drain(a)
+    a.sendall(b'y' * rx)
+    a.close()
+
+
+def connect(fam, host, port, tx):
+    c = socket.socket(fam, socket.SOCK_STREAM)
+    c.connect((host, port))
+    cport = c.getsockname()[1]
+    c.sendall(b'x' * tx)
+    c.shutdown(socket.SHUT_WR)
+    drain(c)
+    c.close()
+    return cport
+
+
+def listener(fam, host):
+    ls = socket.socket(fam, socket.SOCK_STREAM)
+    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    ls.bind((host, int(os.environ.get('TCPWORK_PORT', '0'))))
+    ls.listen(1)
+    return ls
+
+
+def pair(ver, tx, rx, role, hold):
+    fam = socket.AF_INET6 if ver == '6' else socket.AF_INET
+    host = '::1' if ver == '6' else '127.0.0.1'
+    if hold == 'hold':
+        sys.stdin.buffer.read(1)
+    r, w = os.pipe()
+    if role == 'server':
+        setname('tcpsrv')
+        ls = listener(fam, host)
+        if hold == 'hold-listen':
+            sys.stdin.buffer.read(1)
+        lport = ls.getsockname()[1]
+        child = os.fork()
+        if child == 0:
+            setname('tcpcli')
+            os.write(w, b'%d\n' % connect(fam, host, lport, tx))
+            os._exit(0)
+        serve(ls, rx)
+        ls.close()
+        cport = int(os.read(r, 64))
+        os.waitpid(child, 0)
+        client, server = child, os.getpid()
+    else:
+        setname('tcpcli')
+        child = os.fork()
+        if child == 0:
+            setname('tcpsrv')
+            ls = listener(fam, host)
+            os.write(w, b'%d\n' % ls.getsockname()[1])
+            serve(ls, rx)
+            ls.close()
+            os._exit(0)
+        lport = int(os.read(r, 64))
+        cport = connect(fam, host, lport, tx)
+        os.waitpid(child, 0)
+        client, server = os.getpid(), child
+    print('lport=%d cport=%d client=%d server=%d' % (lport, cport, client, server),
+          flush=True)
+
+
+def retrans(secs):
+    setname('tcpret')
+    ls = listener(socket.AF_INET, '127.0.0.1')
+    c = socket.create_connection(ls.getsockname())
+    a, _ = ls.accept()
+    print('lport=%d cport=%d pid=%d' % (ls.getsockname()[1], c.getsockname()[1],
+                                        os.getpid()), flush=True)
+    os.system('ip link set lo down')
+    c.send(b'x' * 1000)
+    time.sleep(secs)
+    # abortive closes: no orphan socket goes on retransmitting its FIN
+    for s in (a, c):
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack('ii', 1, 0))
+        s.close()
+    ls.close()
+    os._exit(0)
+
+
+if sys.argv[1] == 'pair':
+    pair(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5],
+         sys.argv[6] if len(sys.argv) > 6 else None)
+else:
+    retrans(float(sys.argv[2]))
