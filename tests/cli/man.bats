@@ -370,6 +370,28 @@ check_sections() {
 	check_sections funclatency
 }
 
+# --- runqlat ---
+
+@test "runqlat: has a man page" {
+	check_has_page runqlat
+}
+
+@test "runqlat: man page renders without warnings" {
+	check_renders runqlat
+}
+
+@test "runqlat: man page has every long option of --help" {
+	check_long_options runqlat
+}
+
+@test "runqlat: man page has every short option of --help" {
+	check_short_options runqlat
+}
+
+@test "runqlat: man page has the required sections in order" {
+	check_sections runqlat
+}
+
 # --- tracetop ---
 
 @test "tracetop: has a man page" {
