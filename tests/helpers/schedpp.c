@@ -12,7 +12,8 @@
  *	worker: read(p1)   -> busy for BUSY_MS (wall clock)
  *		-> nanosleep(SLEEP_MS) -> write(p2) -> read(p1) again
  *
- * and writes "done" to INFO.  Between batches (and at start) both threads
+ * and writes "done NS" to INFO, NS the batch's wall-clock nanoseconds
+ * (bench/runqlat.sh times context switches with BUSY_MS and SLEEP_MS 0).  Between batches (and at start) both threads
  * block in read(), so their context-switch counters in /proc stand still;
  * EOF on stdin ends the process.
  *
@@ -74,8 +75,10 @@ static void *worker(void *arg)
 	if (write(p2[1], &c, 1) != 1)
 		exit(1);
 	while (read(p1[0], &c, 1) == 1) {
-		burn(busy_ms);
-		nanosleep(&ts, NULL);
+		if (busy_ms)
+			burn(busy_ms);
+		if (sleep_ms)
+			nanosleep(&ts, NULL);
 		if (write(p2[1], &c, 1) != 1)
 			exit(1);
 	}
@@ -134,10 +137,12 @@ int main(int argc, char **argv)
 	fprintf(info, "tids %d %d %d\n", getpid(), worker_tid, (int)spinner);
 	fflush(info);
 	while (fgets(line, sizeof(line), stdin)) {
+		long long t0 = now_ns();
+
 		for (i = 0; i < rounds; i++)
 			if (write(p1[1], &c, 1) != 1 || read(p2[0], &c, 1) != 1)
 				return 1;
-		fprintf(info, "done\n");
+		fprintf(info, "done %lld\n", now_ns() - t0);
 		fflush(info);
 	}
 	kill(spinner, SIGKILL);

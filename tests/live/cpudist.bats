@@ -24,20 +24,16 @@ teardown() {
 	stop_tool
 	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
 	grep -q 'Tracing on-CPU time' "$ERR"
-	m=$(ref on "$MAIN") w=$(ref on "$WORKER")
-	# the threads' counters: a span per switch-out, but for switches the
-	# kernel fired no event for
-	[ "$m" -eq $((D_MAIN - $(ref missed "$MAIN"))) ]
-	[ "$w" -eq $((D_WORKER - $(ref missed "$WORKER"))) ]
+	# a span per switch-out (/proc), but for events that went missing
 	run hist "$OUT"
-	[ "$output" = "$MAIN $m"$'\n'"$WORKER $w" ] ||
-		{ echo "# want $MAIN $m, $WORKER $w"; show_output; false; }
+	counts_within "$output" "$MAIN" "$(ref on "$MAIN")" "$D_MAIN" \
+		"$WORKER" "$(ref on "$WORKER")" "$D_WORKER" || { show_output; false; }
+	w=$(awk -v t="$WORKER" '$1 == t { print $2 }' <<<"$output")
 	# each round's 20 ms busy is one span of 20 ms and a little more,
 	# unless a real-time task preempted the worker (then it is split) or
-	# its switch-in fired no event
+	# an event of its switches went missing
 	n=$(bucket "$OUT" "$WORKER" 16384)
-	[ "$n" -eq "$(ref on "$WORKER" 16384)" ] &&
-		[ "$n" -le 10 ] && [ "$n" -ge $((10 - IV_WORKER - $(ref missed "$WORKER"))) ] ||
+	[ "$n" -le 10 ] && [ "$n" -ge $((10 - IV_WORKER - (D_WORKER - w))) ] ||
 		{ echo "# 16384 bucket $n, involuntary $IV_WORKER"; show_output; false; }
 	grep -qx "tid = $WORKER schedpp" "$OUT"
 	assert_clean
@@ -50,17 +46,15 @@ teardown() {
 	stop_tool
 	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
 	grep -q 'Tracing off-CPU time' "$ERR"
-	m=$(ref off "$MAIN") w=$(ref off "$WORKER")
-	# the first switch-in of each thread ends a span begun before tracing
-	[ "$m" -eq $((D_MAIN - 1 - $(ref missed "$MAIN"))) ]
-	[ "$w" -eq $((D_WORKER - 1 - $(ref missed "$WORKER"))) ]
+	# a span per switch-in but the first (its span began before
+	# tracing), but for events that went missing
 	run hist "$OUT"
-	[ "$output" = "$MAIN $m"$'\n'"$WORKER $w" ] ||
-		{ echo "# want $MAIN $m, $WORKER $w"; show_output; false; }
+	counts_within "$output" "$MAIN" "$(ref off "$MAIN")" $((D_MAIN - 1)) \
+		"$WORKER" "$(ref off "$WORKER")" $((D_WORKER - 1)) || { show_output; false; }
+	w=$(awk -v t="$WORKER" '$1 == t { print $2 }' <<<"$output")
 	# each round's 40 ms sleep is one span of 40 ms and a little more
 	n=$(bucket "$OUT" "$WORKER" 32768)
-	[ "$n" -eq "$(ref off "$WORKER" 32768)" ] &&
-		[ "$n" -ge $((10 - $(ref missed "$WORKER"))) ] && [ "$n" -le $((10 + IV_WORKER)) ] ||
+	[ "$n" -ge $((10 - (D_WORKER - 1 - w))) ] && [ "$n" -le $((10 + IV_WORKER)) ] ||
 		{ echo "# 32768 bucket $n, involuntary $IV_WORKER"; show_output; false; }
 	assert_clean
 }
@@ -73,16 +67,17 @@ teardown() {
 	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
 	[ "$(wc -l <"$OUT")" -eq 1 ]
 	python3 - "$OUT" "$WL_PID" "$(($(ref on "$MAIN") + $(ref on "$WORKER")))" \
-		"$(($(ref on "$MAIN" 16384) + $(ref on "$WORKER" 16384)))" <<'PY'
+		$((D_MAIN + D_WORKER)) "$IV_WORKER" <<'PY'
 import json, sys
 o = json.load(open(sys.argv[1]))
-pid, n, busy = map(int, sys.argv[2:5])
+pid, lo, hi, iv = map(int, sys.argv[2:6])
 assert [p["pid"] for p in o["pids"]] == [pid], o["pids"]
 p = o["pids"][0]
-assert p["count"] == n == o["count"], (p["count"], n)
+n = p["count"]
+assert lo <= n <= hi and n == o["count"], (n, lo, hi)
 assert p["comm"] == "schedpp"
-got = sum(b["count"] for b in p["hist"] if b["low"] == 16384)
-assert got == busy and busy >= 5, (got, busy)
+busy = sum(b["count"] for b in p["hist"] if b["low"] == 16384)
+assert 10 - iv - (hi - n) <= busy <= 10, (busy, iv, hi - n)
 assert sum(b["count"] for b in p["hist"]) == n
 PY
 	assert_clean
@@ -97,8 +92,8 @@ PY
 	grep -q '^     msecs               : count     distribution$' "$OUT"
 	grep -Eq '^avg = [0-9]+ msecs, total: [0-9]+ msecs, count: [0-9]+$' "$OUT" || { show_output; false; }
 	run hist "$OUT"
-	grep -qx "$WL_PID $(($(ref on "$MAIN") + $(ref on "$WORKER")))" <<<"$output" ||
-		{ show_output; false; }
+	counts_within -s "$output" "$WL_PID" "$(($(ref on "$MAIN") + $(ref on "$WORKER")))" \
+		$((D_MAIN + D_WORKER)) || { show_output; false; }
 	grep -q "^$SPINNER " <<<"$output"
 	# the busy spans: 20 ms is 16 -> 31 msecs
 	n=$(bucket "$OUT" "$WL_PID" 16)
