@@ -67,6 +67,15 @@ step "syscount -P -L: by process, with time spent in syscalls, for 1 second"
 show "syscount -P -L -T 5 -d 1"
 "$bin/syscount" -P -L -T 5 -d 1 2>/dev/null
 
+step "runqlat and cpudist: scheduler latency and on-CPU time, from the sched tracepoints"
+pp=$top/build/tests/helpers/schedpp
+echo "    (schedpp: two real-time threads on one CPU, 5 rounds of pipe ping-pong, 20 ms"
+echo "     of CPU and a 10 ms sleep each; its child spins on that CPU at SCHED_IDLE)"
+show "runqlat -c 'schedpp 5 20 10'"
+echo go | "$bin/runqlat" -c "$pp 5 20 10 /dev/null rt" 2>/dev/null
+show "cpudist -m -P -c 'schedpp 5 20 10'    # the 20 ms spans are in 16 -> 31"
+echo go | "$bin/cpudist" -m -P -c "$pp 5 20 10 /dev/null rt" 2>/dev/null
+
 step "tracetop -b: the live view as text; a process's syscalls by name (its drill-down)"
 echo "    (tracetop's screen does this live: Enter on a row drills, Backspace goes back)"
 "$loop" wait-stdin getppid 200000 < "$tmp/go" & wl=$!

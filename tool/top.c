@@ -455,7 +455,8 @@ static int open_level(struct top *t, struct level *lv)
 	so.keep_self = ops->keep_self;
 	if (ops->scope_by_field) {
 		so.pid = ops->scope_kernel ? t->o.pid : 0;
-		so.tree = so.pid > 0;	/* no check by the running task */
+		so.tree = false;
+		so.scope_kernel = ops->scope_kernel;
 		if (t->o.pid && ops->pid_field && !top_filter_find(f, ops->pid_field)) {
 			char pf[64];
 

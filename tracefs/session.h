@@ -88,6 +88,12 @@ struct session_opts {
 	 * in whatever context runs, about other tasks (a wakeup, a switch, a
 	 * completion in an interrupt), lose real events when they are */
 	bool keep_self;
+	/* with pid: the records are about other tasks than the running one
+	 * (sched_wakeup, sched_switch): set_event_pid admits those in which a
+	 * thread of the process takes part (the kernel checks the woken task
+	 * and the waker, prev and next), and the command checks which task
+	 * each is about; the running task's thread group is not checked */
+	bool scope_kernel;
 	/* called after each drain that delivered records (e.g. flush output
 	 * once per batch rather than once per event) */
 	void (*batch_end)(void *arg);

@@ -315,6 +315,6 @@ struct source *ring_source_new(struct session *s)
 	rs->src.ops = &ring_ops;
 	rs->src.s = s;
 	rs->pace.fd = -1;
-	rs->scope = s->o.pid > 0 && !s->o.tree;
+	rs->scope = s->o.pid > 0 && !s->o.tree && !s->o.scope_kernel;
 	return &rs->src;
 }

@@ -414,6 +414,50 @@ check_sections() {
 	check_sections funclatency
 }
 
+# --- runqlat ---
+
+@test "runqlat: has a man page" {
+	check_has_page runqlat
+}
+
+@test "runqlat: man page renders without warnings" {
+	check_renders runqlat
+}
+
+@test "runqlat: man page has every long option of --help" {
+	check_long_options runqlat
+}
+
+@test "runqlat: man page has every short option of --help" {
+	check_short_options runqlat
+}
+
+@test "runqlat: man page has the required sections in order" {
+	check_sections runqlat
+}
+
+# --- cpudist ---
+
+@test "cpudist: has a man page" {
+	check_has_page cpudist
+}
+
+@test "cpudist: man page renders without warnings" {
+	check_renders cpudist
+}
+
+@test "cpudist: man page has every long option of --help" {
+	check_long_options cpudist
+}
+
+@test "cpudist: man page has every short option of --help" {
+	check_short_options cpudist
+}
+
+@test "cpudist: man page has the required sections in order" {
+	check_sections cpudist
+}
+
 # --- tracetop ---
 
 @test "tracetop: has a man page" {

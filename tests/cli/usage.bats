@@ -4,7 +4,8 @@
 bats_require_minimum_version 1.5.0
 
 TOOLS=(tpoint syscount execsnoop killsnoop uprobe kprobe funclatency funccount opensnoop
-	profile offcputime biosnoop biolatency bitesize tcpconnect tcpaccept tcplife tcpretrans)
+	profile offcputime biosnoop biolatency bitesize tcpconnect tcpaccept tcplife tcpretrans
+	runqlat cpudist)
 
 # bcc's letters the block I/O tools own: -Q (queued time), -d (the disk);
 # their duration is --duration
