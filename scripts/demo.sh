@@ -51,6 +51,12 @@ run_traced killsnoop -n tk-demo-kill -- "$tmp/tk-demo-kill" -c \
 	"kill -USR1 $target; kill -TERM $target; kill -0 999999 2>/dev/null; true"
 wait "$target" 2>/dev/null
 
+step "exitsnoop: process exits with their age and status"
+echo "    (the demo runs: exit 3, a sleep killed with SIGTERM, a 0.2 s sleep)"
+cmd="sh -c 'exit 3'; sleep 5 & kill -TERM \$!; sleep 0.2"
+show "exitsnoop -c \"$cmd\""
+"$bin/exitsnoop" -c "$cmd" 2>/dev/null
+
 step "syscount -p: exact counts from the kernel's counters (no records)"
 echo "    (the workload makes exactly 123456 getppid() calls)"
 mkfifo "$tmp/go"

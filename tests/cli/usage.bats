@@ -3,7 +3,7 @@
 
 bats_require_minimum_version 1.5.0
 
-TOOLS=(tpoint syscount execsnoop killsnoop uprobe kprobe funclatency funccount opensnoop)
+TOOLS=(tpoint syscount execsnoop killsnoop uprobe kprobe funclatency funccount opensnoop exitsnoop)
 
 # expect_usage_error MESSAGE CMD...: exit 2, one reason and the --help hint
 expect_usage_error() {
