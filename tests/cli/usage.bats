@@ -3,7 +3,7 @@
 
 bats_require_minimum_version 1.5.0
 
-TOOLS=(tpoint syscount execsnoop killsnoop uprobe kprobe funclatency funccount opensnoop exitsnoop)
+TOOLS=(tpoint syscount execsnoop killsnoop uprobe kprobe funclatency funccount opensnoop exitsnoop hardirqs softirqs)
 
 # expect_usage_error MESSAGE CMD...: exit 2, one reason and the --help hint
 expect_usage_error() {
@@ -52,6 +52,7 @@ expect_usage_error() {
 		expect_usage_error "invalid number for -p: '12x'" "$t" -p 12x
 	done
 	for t in "${TOOLS[@]}"; do
+		case $t in hardirqs|softirqs) continue;; esac	# -d is bcc's --dist
 		expect_usage_error "-d must be between 1 and 31536000: '0'" "$t" -d 0
 		expect_usage_error "invalid number for -d: ''" "$t" -d ''
 	done
@@ -90,6 +91,17 @@ expect_usage_error() {
 	expect_usage_error "invalid process name 'a-name-longer-than-15' (1 to 15 characters)" \
 		killsnoop -n a-name-longer-than-15
 	expect_usage_error "invalid process name 'a\"b' (1 to 15 characters)" killsnoop -n 'a"b'
+}
+
+@test "hardirqs, softirqs: their own option errors" {
+	local n=$(($(getconf _NPROCESSORS_CONF) - 1))
+	for t in hardirqs softirqs; do
+		expect_usage_error "-C counts and -d times: use one of them" "$t" -C -d
+		expect_usage_error "-c must be between 0 and $n: '$((n + 1))'" "$t" -c $((n + 1))
+		expect_usage_error "invalid number for -c: 'x'" "$t" -c x
+		expect_usage_error "interval must be between 1 and 31536000: '0'" "$t" 0
+		expect_usage_error "option '-c' needs an argument" "$t" -c
+	done
 }
 
 @test "tpoint: its own option errors" {
