@@ -9,7 +9,7 @@
 #   make fuzz       run the libFuzzer targets for FUZZ_SECONDS each (clang)
 #   make install    PREFIX=/usr/local DESTDIR=
 
-TOOLS := tpoint syscount execsnoop killsnoop tplist uprobe tapkit opensnoop kprobe funclatency funccount tracetop profile offcputime biosnoop biolatency bitesize tcpconnect tcpaccept tcplife tcpretrans runqlat cpudist
+TOOLS := tpoint syscount execsnoop killsnoop tplist uprobe tapkit opensnoop kprobe funclatency funccount tracetop profile offcputime biosnoop biolatency bitesize tcpconnect tcpaccept tcplife tcpretrans runqlat cpudist exitsnoop hardirqs softirqs
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/sbin

@@ -51,6 +51,26 @@ run_traced killsnoop -n tk-demo-kill -- "$tmp/tk-demo-kill" -c \
 	"kill -USR1 $target; kill -TERM $target; kill -0 999999 2>/dev/null; true"
 wait "$target" 2>/dev/null
 
+step "exitsnoop: process exits with their age and status"
+echo "    (the demo runs: exit 3, a sleep killed with SIGTERM, a 0.2 s sleep)"
+cmd="sh -c 'exit 3'; sleep 5 & kill -TERM \$!; sleep 0.2"
+show "exitsnoop -c \"$cmd\""
+"$bin/exitsnoop" -c "$cmd" 2>/dev/null
+
+step "softirqs -C: softirq runs by vector, while loopback UDP makes net_rx"
+show "softirqs -C 1 1"
+"$bin/softirqs" -C 1 1 2>/dev/null &
+sirq=$!
+python3 -c 'import socket
+r = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); r.bind(("127.0.0.1", 0))
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(200): s.sendto(b"x", r.getsockname()); r.recv(10)' 2>/dev/null
+wait "$sirq"
+
+step "hardirqs: time in hard interrupt handlers for a second, as histograms"
+show "hardirqs -d 1 1"
+"$bin/hardirqs" -d 1 1 2>/dev/null | head -40
+
 step "syscount -p: exact counts from the kernel's counters (no records)"
 echo "    (the workload makes exactly 123456 getppid() calls)"
 mkfifo "$tmp/go"

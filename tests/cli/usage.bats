@@ -5,7 +5,7 @@ bats_require_minimum_version 1.5.0
 
 TOOLS=(tpoint syscount execsnoop killsnoop uprobe kprobe funclatency funccount opensnoop
 	profile offcputime biosnoop biolatency bitesize tcpconnect tcpaccept tcplife tcpretrans
-	runqlat cpudist)
+	runqlat cpudist exitsnoop hardirqs softirqs)
 
 # bcc's letters the block I/O tools own: -Q (queued time), -d (the disk);
 # their duration is --duration
@@ -70,6 +70,7 @@ expect_usage_error() {
 			expect_usage_error "--duration must be between 1 and 31536000: '0'" "$t" --duration 0
 			continue
 		fi
+		case $t in hardirqs|softirqs) continue;; esac	# -d is bcc's --dist
 		expect_usage_error "-d must be between 1 and 31536000: '0'" "$t" -d 0
 		expect_usage_error "invalid number for -d: ''" "$t" -d ''
 	done
@@ -157,6 +158,17 @@ expect_usage_error() {
 	for t in tcpconnect tcpaccept tcplife tcpretrans; do
 		expect_usage_error "-4 and -6 cannot be used together" "$t" -4 -6
 		expect_usage_error "unexpected argument 'x'" "$t" x
+	done
+}
+
+@test "hardirqs, softirqs: their own option errors" {
+	local n=$(($(getconf _NPROCESSORS_CONF) - 1))
+	for t in hardirqs softirqs; do
+		expect_usage_error "-C counts and -d times: use one of them" "$t" -C -d
+		expect_usage_error "-c must be between 0 and $n: '$((n + 1))'" "$t" -c $((n + 1))
+		expect_usage_error "invalid number for -c: 'x'" "$t" -c x
+		expect_usage_error "interval must be between 1 and 31536000: '0'" "$t" 0
+		expect_usage_error "option '-c' needs an argument" "$t" -c
 	done
 }
 
