@@ -19,7 +19,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/flamegraph.h"
 #include "common/log.h"
 #include "common/opt.h"
 #include "common/stackagg.h"
@@ -230,42 +229,23 @@ static int drain(struct tool *t)
 	return 0;
 }
 
-/* Write @oc's stacks to @path: the SVG, or the folded stacks.  0 or -1
- * after saying why. */
-static int write_file(struct offcpu *oc, const char *path,
-		      const struct stackagg_print_opts *po, bool svg)
-{
-	struct flamegraph_opts fo = { .title = "Off-CPU Time Flame Graph", .unit = "us" };
-	char err[512];
-
-	if (stacks_write_file(oc->agg, path, po, svg ? &fo : NULL, err, sizeof(err)) < 0) {
-		pr_err("%s", err);
-		return -1;
-	}
-	return 0;
-}
-
 static void summary(struct tool *t)
 {
 	struct offcpu *oc = t->ctx;
-	struct stackagg_print_opts po = {
-		.format = oc->o.json ? STACKAGG_JSON :
-			  oc->o.folded ? STACKAGG_FOLDED : STACKAGG_TEXT,
-		.kernel = oc->keep.kernel, .user = oc->keep.user,
+	struct stacks_report r = {
+		.json = oc->o.json, .folded = oc->o.folded,
 		.delimit = oc->o.delimited, .annotate = oc->o.annotate,
-		.value_name = "usecs",
+		.keep = oc->keep, .value_name = "usecs",
+		.folded_file = oc->o.folded_file, .svg = oc->o.svg,
+		.svg_title = "Off-CPU Time Flame Graph", .svg_unit = "us",
 	};
 	char msg[1024], *line, *save = NULL;
 
-	if (po.format == STACKAGG_TEXT)
-		printf("\n");
-	stackagg_print(oc->agg, stdout, &po);
+	if (stacks_report(oc->agg, &r, msg, sizeof(msg)) < 0) {
+		pr_err("%s", msg);
+		t->status = TK_EXIT_RUNTIME;
+	}
 	tool_flush();
-	po.format = STACKAGG_FOLDED;
-	if (oc->o.folded_file && write_file(oc, oc->o.folded_file, &po, false) < 0)
-		t->status = TK_EXIT_RUNTIME;
-	if (oc->o.svg && write_file(oc, oc->o.svg, &po, true) < 0)
-		t->status = TK_EXIT_RUNTIME;
 	stacks_warnings(oc->agg, stacks_sampler_lost(oc->smp),
 			stacks_sampler_sideband_lost(oc->smp), msg, sizeof(msg));
 	for (line = strtok_r(msg, "\n", &save); line; line = strtok_r(NULL, "\n", &save))

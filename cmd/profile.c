@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/flamegraph.h"
 #include "common/log.h"
 #include "common/opt.h"
 #include "common/stackagg.h"
@@ -247,42 +246,23 @@ static int drain(struct tool *t)
 	return 0;
 }
 
-/* Write @p's stacks to @path: the SVG, or the folded stacks.  0 or -1
- * after saying why. */
-static int write_file(struct profile *p, const char *path,
-		      const struct stackagg_print_opts *po, bool svg)
-{
-	struct flamegraph_opts fo = { .title = "CPU Flame Graph", .unit = "samples" };
-	char err[512];
-
-	if (stacks_write_file(p->agg, path, po, svg ? &fo : NULL, err, sizeof(err)) < 0) {
-		pr_err("%s", err);
-		return -1;
-	}
-	return 0;
-}
-
 static void summary(struct tool *t)
 {
 	struct profile *p = t->ctx;
-	struct stackagg_print_opts po = {
-		.format = p->o.json ? STACKAGG_JSON :
-			  p->o.folded ? STACKAGG_FOLDED : STACKAGG_TEXT,
-		.kernel = p->keep.kernel, .user = p->keep.user,
+	struct stacks_report r = {
+		.json = p->o.json, .folded = p->o.folded,
 		.delimit = p->o.delimited, .annotate = p->o.annotate,
-		.value_name = "count",
+		.keep = p->keep, .value_name = "count",
+		.folded_file = p->o.folded_file, .svg = p->o.svg,
+		.svg_title = "CPU Flame Graph", .svg_unit = "samples",
 	};
 	char msg[1024], *line, *save = NULL;
 
-	if (po.format == STACKAGG_TEXT)
-		printf("\n");
-	stackagg_print(p->agg, stdout, &po);
+	if (stacks_report(p->agg, &r, msg, sizeof(msg)) < 0) {
+		pr_err("%s", msg);
+		t->status = TK_EXIT_RUNTIME;
+	}
 	tool_flush();
-	po.format = STACKAGG_FOLDED;
-	if (p->o.folded_file && write_file(p, p->o.folded_file, &po, false) < 0)
-		t->status = TK_EXIT_RUNTIME;
-	if (p->o.svg && write_file(p, p->o.svg, &po, true) < 0)
-		t->status = TK_EXIT_RUNTIME;
 	stacks_warnings(p->agg, stacks_sampler_lost(p->smp),
 			stacks_sampler_sideband_lost(p->smp), msg, sizeof(msg));
 	for (line = strtok_r(msg, "\n", &save); line; line = strtok_r(NULL, "\n", &save))

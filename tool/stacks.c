@@ -293,3 +293,29 @@ int stacks_write_file(const struct stackagg *a, const char *path,
 			      strerror(-e));
 	return 0;
 }
+
+int stacks_report(const struct stackagg *a, const struct stacks_report *r,
+		  char *err, size_t errlen)
+{
+	struct stackagg_print_opts po = {
+		.format = r->json ? STACKAGG_JSON :
+			  r->folded ? STACKAGG_FOLDED : STACKAGG_TEXT,
+		.kernel = r->keep.kernel, .user = r->keep.user,
+		.delimit = r->delimit, .annotate = r->annotate,
+		.value_name = r->value_name,
+	};
+	struct flamegraph_opts fo = { .title = r->svg_title, .unit = r->svg_unit };
+	int e;
+
+	if (po.format == STACKAGG_TEXT)
+		printf("\n");
+	stackagg_print(a, stdout, &po);
+	fflush(stdout);
+	po.format = STACKAGG_FOLDED;
+	if (r->folded_file &&
+	    (e = stacks_write_file(a, r->folded_file, &po, NULL, err, errlen)) < 0)
+		return e;
+	if (r->svg && (e = stacks_write_file(a, r->svg, &po, &fo, err, errlen)) < 0)
+		return e;
+	return 0;
+}

@@ -93,4 +93,22 @@ int stacks_write_file(const struct stackagg *a, const char *path,
 		      const struct stackagg_print_opts *po,
 		      const struct flamegraph_opts *svg, char *err, size_t errlen);
 
+/* What a stack tool prints at its end, and where. */
+struct stacks_report {
+	bool json, folded, delimit, annotate;	/* -j, -f, -d, -a */
+	struct stacks_keep keep;		/* -U, -K */
+	const char *value_name;			/* "count", "usecs" */
+	const char *folded_file, *svg;		/* NULL: none */
+	const char *svg_title, *svg_unit;
+};
+
+/**
+ * stacks_report() - print @a on stdout (bcc's stacks, folded lines or
+ * JSON), then write the folded file and the SVG @r names
+ * Return: 0, or -errno with the first file's failure in @err (the
+ * files after it are not written).
+ */
+int stacks_report(const struct stackagg *a, const struct stacks_report *r,
+		  char *err, size_t errlen);
+
 #endif
