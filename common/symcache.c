@@ -184,6 +184,7 @@ static struct sc_file *map_file(struct symcache *c, pid_t pid,
 				const struct sc_map *m, const char *path)
 {
 	char where[PATH_MAX + 64], root[PATH_MAX + 64];
+	const char *beside = root;	/* where its debug file is looked for */
 	struct stat st;
 	size_t i;
 	int fd;
@@ -194,8 +195,10 @@ static struct sc_file *map_file(struct symcache *c, pid_t pid,
 	fd = open(where, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)		/* map_files needs CAP_SYS_ADMIN */
 		fd = open(root, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 && (errno == ENOENT || errno == ESRCH) && root_gone(pid))
+	if (fd < 0 && (errno == ENOENT || errno == ESRCH) && root_gone(pid)) {
 		fd = open(path, O_RDONLY | O_CLOEXEC);	/* the process is gone */
+		beside = path;
+	}
 	if (fd < 0)
 		return NULL;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
@@ -208,7 +211,7 @@ static struct sc_file *map_file(struct symcache *c, pid_t pid,
 			return c->files[i];
 		}
 	c->files = xrealloc(c->files, (c->nfiles + 1) * sizeof(*c->files));
-	c->files[c->nfiles] = scfile_new(fd, st.st_dev, st.st_ino, root);
+	c->files[c->nfiles] = scfile_new(fd, st.st_dev, st.st_ino, beside);
 	return c->files[c->nfiles++];
 }
 
