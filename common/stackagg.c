@@ -409,6 +409,31 @@ static void print_text(const struct stackagg_entry *e, FILE *f,
 	fprintf(f, "        %llu\n\n", (unsigned long long)e->value);
 }
 
+/* bcc's stackcount: frames indented by two, the process under them. */
+static void print_counts(const struct stackagg_entry *e, FILE *f,
+			 const struct stackagg_print_opts *o)
+{
+	size_t i;
+
+	if (o->kernel) {
+		if (e->kmissed)
+			fprintf(f, "  %s\n", MISSED_KERNEL);
+		for (i = 0; i < e->nk; i++)
+			fprintf(f, "  %s\n", esc_str(e->kname[i]));
+	}
+	if (o->kernel && o->user && o->delimit)
+		fprintf(f, "    --\n");
+	if (o->user) {
+		if (e->umissed)
+			fprintf(f, "  %s\n", MISSED_USER);
+		for (i = 0; i < e->nu; i++)
+			fprintf(f, "  %s\n", esc_str(e->uname[i]));
+	}
+	if (e->pid >= 0 && o->comm_line)
+		fprintf(f, "    %s [%d]\n", esc_str(e->comm), (int)e->pid);
+	fprintf(f, "    %llu\n\n", (unsigned long long)e->value);
+}
+
 static void print_json(const struct stackagg_entry *e, FILE *f,
 		       const struct stackagg_print_opts *o)
 {
@@ -416,8 +441,10 @@ static void print_json(const struct stackagg_entry *e, FILE *f,
 	size_t i;
 
 	json_begin(&j, f);
-	json_int(&j, "pid", e->pid);
-	json_str(&j, "comm", e->comm);
+	if (e->pid >= 0) {
+		json_int(&j, "pid", e->pid);
+		json_str(&j, "comm", e->comm);
+	}
 	json_uint(&j, o->value_name ? o->value_name : "count", e->value);
 	json_arr_open(&j, "kernel");
 	for (i = 0; o->kernel && i < e->nk; i++)
@@ -444,6 +471,8 @@ void stackagg_print(const struct stackagg *a, FILE *f,
 			print_folded(v[i], f, o);
 		else if (o->format == STACKAGG_JSON)
 			print_json(v[i], f, o);
+		else if (o->format == STACKAGG_COUNTS)
+			print_counts(v[i], f, o);
 		else
 			print_text(v[i], f, o);
 	}

@@ -31,7 +31,9 @@ struct stackagg;
 
 /* One sample's stack as the caller has it. */
 struct stackagg_sample {
-	pid_t pid;		/* the process (thread group), 0: idle */
+	pid_t pid;		/* the process (thread group), 0: idle,
+				 * -1: any (kernel frames only, stacks of
+				 * every process summed together) */
 	const char *comm;	/* its name; NULL: "" */
 	const uint64_t *kpcs;	/* kernel frames, innermost first */
 	size_t nk;
@@ -91,7 +93,9 @@ uint64_t stackagg_total(const struct stackagg *a);
 
 /* How to print. */
 enum stackagg_format {
-	STACKAGG_TEXT,		/* bcc's multi-line stacks */
+	STACKAGG_TEXT,		/* bcc's multi-line stacks (profile's) */
+	STACKAGG_COUNTS,	/* stackcount's multi-line stacks: "comm
+				 * [pid]" under them unless pid is -1 */
 	STACKAGG_FOLDED,	/* comm;user...;kernel... value */
 	STACKAGG_JSON,		/* one object per stack */
 };
@@ -102,6 +106,7 @@ struct stackagg_print_opts {
 	bool delimit;		/* "--" (text) or "-" (folded) between them */
 	bool annotate;		/* "_[k]" after kernel frames */
 	const char *value_name;	/* JSON key of the value ("count") */
+	bool comm_line;		/* STACKAGG_COUNTS: "comm [pid]" lines */
 };
 
 /* Print every stack, smallest first, per @o.  Text columns escaped (JSON

@@ -72,7 +72,7 @@ static int on_ready(struct loop *l, int fd, void *arg)
  * /proc at its start: a task that existed before the sampler and exits
  * before its samples are read is named all the same.
  */
-static void note_tasks(void)
+void stacks_note_tasks(void)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *de;
@@ -125,7 +125,7 @@ struct stacks_sampler *stacks_sampler_open(const struct perf_sample_spec *spec,
 	s->heads = true;
 	s->syms = symcache_shared();
 	if (!scope)
-		note_tasks();
+		stacks_note_tasks();
 	s->smp = perf_sampler_open_spec(spec, scope, true, RING_PAGES);
 	if (!s->smp) {
 		e = errno;
@@ -161,7 +161,7 @@ struct stacks_sampler *stacks_switch_sampler_open(const char *sys, const char *n
 		       id == -ENOENT ? "no such event in tracefs" : strerror(-id));
 		goto fail;
 	}
-	note_tasks();
+	stacks_note_tasks();
 	s->smp = perf_sampler_open_switches(id, SWITCH_RING_PAGES);
 	if (!s->smp) {
 		e = errno;
@@ -299,18 +299,22 @@ int stacks_report(const struct stackagg *a, const struct stacks_report *r,
 {
 	struct stackagg_print_opts po = {
 		.format = r->json ? STACKAGG_JSON :
-			  r->folded ? STACKAGG_FOLDED : STACKAGG_TEXT,
+			  r->folded ? STACKAGG_FOLDED :
+			  r->counts_text ? STACKAGG_COUNTS : STACKAGG_TEXT,
 		.kernel = r->keep.kernel, .user = r->keep.user,
 		.delimit = r->delimit, .annotate = r->annotate,
-		.value_name = r->value_name,
+		.value_name = r->value_name, .comm_line = r->comm_line,
 	};
 	struct flamegraph_opts fo = { .title = r->svg_title, .unit = r->svg_unit };
 	int e;
 
-	if (po.format == STACKAGG_TEXT)
-		printf("\n");
-	stackagg_print(a, stdout, &po);
-	fflush(stdout);
+	if (!r->files_only) {
+		if (po.format == STACKAGG_TEXT || po.format == STACKAGG_COUNTS)
+			printf("\n%s%s", r->heading ? r->heading : "",
+			       r->heading ? "\n" : "");
+		stackagg_print(a, stdout, &po);
+		fflush(stdout);
+	}
 	po.format = STACKAGG_FOLDED;
 	if (r->folded_file &&
 	    (e = stacks_write_file(a, r->folded_file, &po, NULL, err, errlen)) < 0)

@@ -55,6 +55,10 @@ uint64_t stacks_sampler_lost(struct stacks_sampler *s);
 uint64_t stacks_sampler_sideband_lost(struct stacks_sampler *s);
 void stacks_sampler_free(struct stacks_sampler *s);
 
+/* The names of every thread running now, in the task cache: a task that
+ * exits before its samples are read keeps its name. */
+void stacks_note_tasks(void);
+
 /* Which frames a tool keeps (-U: user only, -K: kernel only). */
 struct stacks_keep {
 	bool kernel, user;
@@ -96,10 +100,14 @@ int stacks_write_file(const struct stackagg *a, const char *path,
 /* What a stack tool prints at its end, and where. */
 struct stacks_report {
 	bool json, folded, delimit, annotate;	/* -j, -f, -d, -a */
+	bool counts_text;	/* stackcount's text (STACKAGG_COUNTS) */
+	bool comm_line;		/* its "comm [pid]" lines */
 	struct stacks_keep keep;		/* -U, -K */
 	const char *value_name;			/* "count", "usecs" */
 	const char *folded_file, *svg;		/* NULL: none */
 	const char *svg_title, *svg_unit;
+	const char *heading;	/* text: a line before the stacks, or NULL */
+	bool files_only;	/* write the files, print nothing */
 };
 
 /**

@@ -37,8 +37,13 @@
 
 /* A quiet ring is drained this often. */
 #define SAMPLER_DRAIN_MS 100
-/* Data pages per CPU ring. */
+/* Data pages per CPU ring of each of the first samplers; past them the
+ * rings shrink so that all of them stay near SAMPLER_BUDGET pages a CPU
+ * for each doubling of their number (a wide pattern of hundreds of
+ * events), down to SAMPLER_PAGES_MIN. */
 #define SAMPLER_PAGES 64
+#define SAMPLER_BUDGET 1024
+#define SAMPLER_PAGES_MIN 2
 /* Data pages per CPU ring of the sideband: a few records per exec. */
 #define SIDEBAND_PAGES 16
 
@@ -89,13 +94,27 @@ struct told_fn {
 	for ((tp) = (src)->s->tps; (tp); (tp) = (tp)->next) \
 		if ((tp)->src == (src) && (tp)->src_data)
 
+/* The ring size of the next sampler, after @n others. */
+static unsigned int sampler_pages(size_t n)
+{
+	unsigned int pages = SAMPLER_PAGES;
+
+	while (pages > SAMPLER_PAGES_MIN && (n + 1) * pages > SAMPLER_BUDGET)
+		pages /= 2;
+	return pages;
+}
+
 static int sampler_add(struct source *src, struct tp *tp, const char *filter)
 {
 	struct perf_scope scope;
+	struct tp *o;
+	size_t n = 0;
 	int err;
 
+	for_each_sampler(o, src)
+		n++;
 	scope_perf(src->s, &scope);
-	tp->src_data = perf_sampler_open(tp->id, &scope, filter, true, SAMPLER_PAGES);
+	tp->src_data = perf_sampler_open(tp->id, &scope, filter, true, sampler_pages(n));
 	if (!tp->src_data) {
 		err = errno ? errno : EIO;
 		session_errorf(src->s, "cannot sample %s:%s with perf_event: %s",
