@@ -9,7 +9,7 @@
 #   make fuzz       run the libFuzzer targets for FUZZ_SECONDS each (clang)
 #   make install    PREFIX=/usr/local DESTDIR=
 
-TOOLS := tpoint syscount execsnoop killsnoop tplist uprobe tapkit opensnoop kprobe funclatency funccount tracetop profile offcputime biosnoop biolatency bitesize tcpconnect tcpaccept tcplife tcpretrans runqlat cpudist exitsnoop hardirqs softirqs
+TOOLS := tpoint syscount execsnoop killsnoop tplist uprobe tapkit opensnoop kprobe funclatency funccount tracetop profile offcputime biosnoop biolatency bitesize tcpconnect tcpaccept tcplife tcpretrans runqlat cpudist exitsnoop hardirqs softirqs stackcount cachestat ext4slower fileslower
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/sbin
@@ -360,7 +360,7 @@ check: deps
 
 check-vm: deps
 	$(Q)$(MAKE) --no-print-directory all tests-build
-	$(Q)tests/vm/run -- tests/run live
+	$(Q)tests/vm/suite live
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all tests-build

@@ -1,9 +1,12 @@
 #!/bin/bash
 # bench/tapkit_profile.sh: what a 99 Hz CPU profile of the whole machine
-# costs the profiler itself, tapkit against perf.
+# with stacks costs the profiler itself: tapkit's profile tool and the
+# language against perf, bpftrace and bcc's profile.
 #
 #   workload  two copies of tests/helpers/spin, one per CPU, burning CPU
 #             for the whole run
+#   profile   tapkit's `profile -F 99 -j D`: kernel and user callchains
+#             counted by stack, printed symbolized at the end
 #   tapkit    perf.sw.cpu_clock.hz(99) on every CPU (timer.profile's
 #             mechanism at 99 Hz: timer.profile itself runs at the tick
 #             rate), counting samples by a stack key (the kernel and user
@@ -12,15 +15,21 @@
 #             end; -T D seconds
 #   perf      `perf record -F 99 -g -a -e cpu-clock -- sleep D` followed by
 #             `perf script` (the two CPU times added, the larger peak RSS)
+#   bpftrace  `profile:hz:99 { @[kstack, ustack, comm] = count() }` for D
+#             seconds (BPF: stacks counted in the kernel, symbolized at exit)
+#   bcc       `profile-bpfcc -F 99 -f D`, when it can compile its program
+#             (it needs the running kernel's headers)
 #
 # Each tool runs under bench/tkrun, which gives the user+sys CPU time and
 # the peak RSS of it and its children; R rounds, medians.  Ratios are
-# tapkit / perf.  perf is optional: without it the line says so.
+# tapkit's profile / each peer.  A peer that is missing or cannot run here
+# gets a line saying so.
 
 usage() {
 	cat <<-EOF2
-	Measure a 99 Hz whole-machine profile with stacks: tapkit's own CPU
-	time and peak RSS against perf record -g + perf script.
+	Measure a 99 Hz whole-machine profile with stacks: the CPU time and
+	peak RSS of tapkit's profile and language against perf record -g +
+	perf script, bpftrace and profile-bpfcc.
 
 	USAGE: bench/tapkit_profile.sh [-d SECS] [-r R] [-v]
 
@@ -116,6 +125,34 @@ run_perf() {
 	rm -f "$TMP/perf.data"
 }
 
+# run_cmd ID ROUND SAMPLES_FN CMD...: one run of CMD under tkrun; the
+# samples counted from its output by SAMPLES_FN FILE
+run_cmd() {
+	local id=$1 r=$2 fn=$3 st=$TMP/$1.st.$2
+	shift 3
+	"$BB/tkrun" -s "$st" -- "$@" >"$TMP/$id.out.$r" 2>"$TMP/$id.err.$r"
+	[ "$(stat "$st" status)" = 0 ] || { log "bench: $id failed:"; tail -5 "$TMP/$id.err.$r" >&2; return 1; }
+	echo "$(( ($(stat "$st" user_us) + $(stat "$st" sys_us)) / 1000 )) $(stat "$st" maxrss_kb)" \
+		"$("$fn" "$TMP/$id.out.$r")" >> "$TMP/$id.res"
+	vlog "  $id round $r: $(tail -1 "$TMP/$id.res") (cpu ms, rss kB, samples)"
+}
+samples_json() { jq -s '[.[].count] | add // 0' "$1"; }
+samples_folded() { awk '{ s += $NF } END { print s + 0 }' "$1"; }
+samples_bpftrace() { sed -n 's/.*\]: \([0-9]*\)$/\1/p' "$1" | awk '{ s += $1 } END { print s + 0 }'; }
+
+BPF_PROG="profile:hz:99 { @[kstack, ustack, comm] = count(); } interval:s:$D { exit(); }"
+HAVE_BPF=1
+if ! have bpftrace || ! timeout 60 bpftrace -e 'profile:hz:99 { @n = count(); } interval:s:1 { exit(); }' >/dev/null 2>&1; then
+	HAVE_BPF=0
+	log "bench: bpftrace is missing or cannot run here: skipping it"
+fi
+HAVE_BCC=1
+if ! have profile-bpfcc || ! timeout 120 profile-bpfcc -F 99 -f 1 >/dev/null 2>"$TMP/bcc.try"; then
+	HAVE_BCC=0
+	BCC_WHY=$(grep -m1 -E 'Exception|error' "$TMP/bcc.try" 2>/dev/null || echo "not installed")
+	log "bench: profile-bpfcc cannot run here ($BCC_WHY): skipping it"
+fi
+
 HAVE_PERF=1
 if ! have perf || ! perf version >/dev/null 2>&1; then
 	HAVE_PERF=0
@@ -130,27 +167,54 @@ done
 
 : > "$TMP/tk.res"
 : > "$TMP/perf.res"
+: > "$TMP/prof.res"
+: > "$TMP/bpf.res"
+: > "$TMP/bcc.res"
 for r in $(seq 1 "$R"); do
 	log "round $r/$R"
+	run_cmd prof "$r" samples_json "$BIN/profile" -F 99 -j "$D" || exit 1
 	run_tapkit "$r" || exit 1
 	[ "$HAVE_PERF" = 0 ] || run_perf "$r" || exit 1
+	[ "$HAVE_BPF" = 0 ] || run_cmd bpf "$r" samples_bpftrace \
+		sh -c "ulimit -l unlimited 2>/dev/null; exec bpftrace -e '$BPF_PROG'" || exit 1
+	[ "$HAVE_BCC" = 0 ] || run_cmd bcc "$r" samples_folded profile-bpfcc -F 99 -f "$D" || exit 1
 done
 stop_spins
 
-tk_cpu=$(awk '{ print $1 }' "$TMP/tk.res" | median)
-tk_rss=$(awk '{ print $2 }' "$TMP/tk.res" | median)
-tk_n=$(awk '{ print $3 }' "$TMP/tk.res" | median)
-printf '# 99 Hz profile of %d CPUs for %d s, %d rounds, stack key: %s (medians)\n' \
+# line LABEL RESFILE: the medians of a configuration
+line() {
+	printf '%-44s %10s %12s %8s\n' "$1" "$(awk '{ print $1 }' "$2" | median)" \
+		"$(awk '{ print $2 }' "$2" | median)" "$(awk '{ print $3 }' "$2" | median)"
+}
+# ratio LABEL RESFILE: profile's cpu and rss over that configuration's
+ratio() {
+	local c r
+	c=$(awk '{ print $1 }' "$2" | median) r=$(awk '{ print $2 }' "$2" | median)
+	printf '%-44s %10s %12s\n' "ratio profile / $1" \
+		"$(f_ratio "$(awk '{ print $1 }' "$TMP/prof.res" | median)" "$c")" \
+		"$(f_ratio "$(awk '{ print $2 }' "$TMP/prof.res" | median)" "$r")"
+}
+printf '# 99 Hz profile of %d CPUs for %d s, %d rounds, tapkit stack key: %s (medians)\n' \
 	"$(nproc)" "$D" "$R" "$KEY"
 printf '%-44s %10s %12s %8s\n' "profiler" "cpu_ms" "peak_rss_kB" "samples"
-printf '%-44s %10s %12s %8s\n' "tapkit perf.sw.cpu_clock.hz(99)" "$tk_cpu" "$tk_rss" "$tk_n"
+line "tapkit profile -F 99 -j" "$TMP/prof.res"
+line "tapkit perf.sw.cpu_clock.hz(99)" "$TMP/tk.res"
 if [ "$HAVE_PERF" = 1 ]; then
-	pf_cpu=$(awk '{ print $1 }' "$TMP/perf.res" | median)
-	pf_rss=$(awk '{ print $2 }' "$TMP/perf.res" | median)
-	pf_n=$(awk '{ print $3 }' "$TMP/perf.res" | median)
-	printf '%-44s %10s %12s %8s\n' "perf record -F 99 -g -a + perf script" "$pf_cpu" "$pf_rss" "$pf_n"
-	printf '%-44s %10s %12s\n' "ratio tapkit / perf" "$(f_ratio "$tk_cpu" "$pf_cpu")" \
-		"$(f_ratio "$tk_rss" "$pf_rss")"
+	line "perf record -F 99 -g -a + perf script" "$TMP/perf.res"
 else
 	echo "perf: not installed, skipped"
 fi
+if [ "$HAVE_BPF" = 1 ]; then
+	line "bpftrace profile:hz:99 kstack,ustack,comm" "$TMP/bpf.res"
+else
+	echo "bpftrace: missing or cannot run here, skipped"
+fi
+if [ "$HAVE_BCC" = 1 ]; then
+	line "profile-bpfcc -F 99 -f" "$TMP/bcc.res"
+else
+	echo "profile-bpfcc: cannot run here ($BCC_WHY), skipped"
+fi
+ratio "tapkit language" "$TMP/tk.res"
+[ "$HAVE_PERF" = 0 ] || ratio perf "$TMP/perf.res"
+[ "$HAVE_BPF" = 0 ] || ratio bpftrace "$TMP/bpf.res"
+[ "$HAVE_BCC" = 0 ] || ratio bcc "$TMP/bcc.res"

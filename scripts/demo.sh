@@ -150,6 +150,28 @@ step "offcputime: blocked time by stack (napper sleeps 30 ms 5 times in nap_here
 nap=$top/build/tests/helpers/napper
 show "offcputime -f -U -c '$nap 30 5' | sort -t' ' -k2 -n | tail -1"
 "$bin/offcputime" -f -U -c "$nap 30 5" 2>/dev/null | sort -t' ' -k2 -n | tail -1
+
+step "stackcount: the stacks that lead to an event, counted (sampled by perf_event at every hit)"
+echo "    (stackprog calls main -> a -> b -> c, and c makes one getppid() system call)"
+sp=$top/build/tests/helpers/stackprog
+show "stackcount -U -c '$sp main 0' t:syscalls:sys_enter_getppid"
+"$bin/stackcount" -U -c "$sp main 0" t:syscalls:sys_enter_getppid 2>/dev/null
+
+step "cachestat: page cache misses and hits of one command"
+echo "    (pcio evicts 64 pages of a file, then reads them twice: 64 misses, then 64 hits;"
+echo "    its own start-up may add a few)"
+pcio=$top/build/tests/helpers/pcio
+show "cachestat -c '$pcio read $top/build/libtapkit.a 64'"
+"$bin/cachestat" -c "$pcio read $top/build/libtapkit.a 64" 2>&1 | sed 's/^cachestat: warning: /    (/; s/tracepoints$/tracepoints)/'
+
+step "ext4slower, fileslower: slow file operations (kprobes)"
+if [ -e /sys/kernel/tracing/kprobe_events ]; then
+	show "fileslower -c 'dd if=/dev/zero of=$tmp/f bs=1M count=4' 0"
+	"$bin/fileslower" -c "dd if=/dev/zero of=$tmp/f bs=1M count=4 status=none" 0 2>/dev/null
+else
+	echo "    (skipped: this kernel has no kprobes; make check-vm runs them under one that has)"
+fi
+
 step "biosnoop, biolatency -D: block I/O by the process that issued it, and its latency"
 truncate -s 4M "$tmp/disk.img"
 if disk=$(losetup -f --show "$tmp/disk.img" 2>/dev/null); then

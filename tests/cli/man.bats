@@ -634,6 +634,160 @@ check_sections() {
 	check_sections tcpretrans
 }
 
+# --- exitsnoop ---
+
+@test "exitsnoop: has a man page" {
+	check_has_page exitsnoop
+}
+
+@test "exitsnoop: man page renders without warnings" {
+	check_renders exitsnoop
+}
+
+@test "exitsnoop: man page has every long option of --help" {
+	check_long_options exitsnoop
+}
+
+@test "exitsnoop: man page has every short option of --help" {
+	check_short_options exitsnoop
+}
+
+@test "exitsnoop: man page has the required sections in order" {
+	check_sections exitsnoop
+}
+
+# --- hardirqs ---
+
+@test "hardirqs: has a man page" {
+	check_has_page hardirqs
+}
+
+@test "hardirqs: man page renders without warnings" {
+	check_renders hardirqs
+}
+
+@test "hardirqs: man page has every long option of --help" {
+	check_long_options hardirqs
+}
+
+@test "hardirqs: man page has every short option of --help" {
+	check_short_options hardirqs
+}
+
+@test "hardirqs: man page has the required sections in order" {
+	check_sections hardirqs
+}
+
+# --- softirqs ---
+
+@test "softirqs: has a man page" {
+	check_has_page softirqs
+}
+
+@test "softirqs: man page renders without warnings" {
+	check_renders softirqs
+}
+
+@test "softirqs: man page has every long option of --help" {
+	check_long_options softirqs
+}
+
+@test "softirqs: man page has every short option of --help" {
+	check_short_options softirqs
+}
+
+@test "softirqs: man page has the required sections in order" {
+	check_sections softirqs
+}
+
+# --- stackcount ---
+
+@test "stackcount: has a man page" {
+	check_has_page stackcount
+}
+
+@test "stackcount: man page renders without warnings" {
+	check_renders stackcount
+}
+
+@test "stackcount: man page has every long option of --help" {
+	check_long_options stackcount
+}
+
+@test "stackcount: man page has every short option of --help" {
+	check_short_options stackcount
+}
+
+@test "stackcount: man page has the required sections in order" {
+	check_sections stackcount
+}
+
+# --- cachestat ---
+
+@test "cachestat: has a man page" {
+	check_has_page cachestat
+}
+
+@test "cachestat: man page renders without warnings" {
+	check_renders cachestat
+}
+
+@test "cachestat: man page has every long option of --help" {
+	check_long_options cachestat
+}
+
+@test "cachestat: man page has every short option of --help" {
+	check_short_options cachestat
+}
+
+@test "cachestat: man page has the required sections in order" {
+	check_sections cachestat
+}
+
+# --- ext4slower ---
+
+@test "ext4slower: has a man page" {
+	check_has_page ext4slower
+}
+
+@test "ext4slower: man page renders without warnings" {
+	check_renders ext4slower
+}
+
+@test "ext4slower: man page has every long option of --help" {
+	check_long_options ext4slower
+}
+
+@test "ext4slower: man page has every short option of --help" {
+	check_short_options ext4slower
+}
+
+@test "ext4slower: man page has the required sections in order" {
+	check_sections ext4slower
+}
+
+# --- fileslower ---
+
+@test "fileslower: has a man page" {
+	check_has_page fileslower
+}
+
+@test "fileslower: man page renders without warnings" {
+	check_renders fileslower
+}
+
+@test "fileslower: man page has every long option of --help" {
+	check_long_options fileslower
+}
+
+@test "fileslower: man page has every short option of --help" {
+	check_short_options fileslower
+}
+
+@test "fileslower: man page has the required sections in order" {
+	check_sections fileslower
+}
+
 # --- every command ---
 
 @test "every command in build/bin has a man page" {

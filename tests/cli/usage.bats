@@ -5,7 +5,7 @@ bats_require_minimum_version 1.5.0
 
 TOOLS=(tpoint syscount execsnoop killsnoop uprobe kprobe funclatency funccount opensnoop
 	profile offcputime biosnoop biolatency bitesize tcpconnect tcpaccept tcplife tcpretrans
-	runqlat cpudist exitsnoop hardirqs softirqs)
+	runqlat cpudist exitsnoop hardirqs softirqs stackcount cachestat ext4slower fileslower)
 
 # bcc's letters the block I/O tools own: -Q (queued time), -d (the disk);
 # their duration is --duration
@@ -66,6 +66,11 @@ expect_usage_error() {
 		# profile's and offcputime's -d is bcc's --delimited: their
 		# duration is the operand
 		[ "$t" = profile ] || [ "$t" = offcputime ] && continue
+		# stackcount's -d is bcc's --delimited, its duration bcc's -D
+		if [ "$t" = stackcount ]; then
+			expect_usage_error "-D must be between 1 and 31536000: '0'" "$t" -D 0
+			continue
+		fi
 		if owns d "$t"; then
 			expect_usage_error "--duration must be between 1 and 31536000: '0'" "$t" --duration 0
 			continue
