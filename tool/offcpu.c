@@ -12,8 +12,12 @@
 #include "common/task.h"
 #include "tool/offcpu.h"
 
-/* A stack sampled this long before the switch is the switch's. */
-#define STACK_NS 1000000ULL
+/* A stack sampled this long before the switch is the switch's.  The two
+ * are stamped microseconds apart in the same switch, but a vCPU the host
+ * preempts between them (an emulated guest on a loaded host) stretches
+ * that to milliseconds; a stack is used once, so a wide window never
+ * gives a switch an older switch's stack. */
+#define STACK_NS 20000000ULL
 
 struct blocked {
 	uint64_t stack_ts;		/* when the stack was sampled */

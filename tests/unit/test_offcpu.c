@@ -37,14 +37,19 @@ UNIT_TEST(a_switch_without_its_stack_is_a_missed_one_and_late_ones_are_counted)
 	uint64_t us;
 
 	offcpu_stack(t, 7, 1 * MS, &s);
-	offcpu_out(t, 7, 7, "x", 5 * MS);		/* stack 4 ms old: not its */
-	CHECK(offcpu_in(t, 7, 6 * MS, &got, &us));
+	offcpu_out(t, 7, 7, "x", 25 * MS);		/* stack 24 ms old: not its */
+	CHECK(offcpu_in(t, 7, 26 * MS, &got, &us));
 	CHECK(got.kmissed);
 	CHECK_INT((int)got.nk, 0);
 	CHECK_INT((int)us, 1000);
-	offcpu_out(t, 7, 7, "x", 5 * MS + 1);		/* before its switch-in */
+	offcpu_stack(t, 7, 30 * MS, &s);
+	offcpu_out(t, 7, 7, "x", 45 * MS);		/* 15 ms late (a preempted vCPU): its */
+	CHECK(offcpu_in(t, 7, 46 * MS, &got, &us));
+	CHECK(!got.kmissed);
+	CHECK_INT((int)got.nk, 1);
+	offcpu_out(t, 7, 7, "x", 25 * MS + 1);		/* before its switch-in */
 	CHECK_INT((int)offcpu_unpaired(t), 1);
-	CHECK(!offcpu_in(t, 7, 7 * MS, &got, &us));
+	CHECK(!offcpu_in(t, 7, 47 * MS, &got, &us));
 	offcpu_free(t);
 }
 
