@@ -12,7 +12,6 @@
 #include "common/escape.h"
 #include "common/json.h"
 #include "common/log.h"
-#include "common/opt.h"
 #include "common/task.h"
 #include "tool/fsslower.h"
 #include "tool/tool.h"
@@ -53,24 +52,8 @@ static const struct fsslower_op ops[] = {
 };
 
 struct ext4slower {
-	long min_ms;
-	bool json;
-	struct session *s;
-	struct fsslower *f;
+	struct fsslower_cmd c;	/* first: the ctx of fsslower's callbacks */
 };
-
-static int check(struct tool *t, int argc, char **argv, int optind)
-{
-	struct ext4slower *x = t->ctx;
-
-	x->min_ms = 10;
-	if (optind < argc)
-		x->min_ms = opt_num("min_ms", argv[optind++], 0, 86400000L);
-	if (optind < argc)
-		usage_error("unexpected argument '%s'", argv[optind]);
-	x->json = t->opt.json;
-	return 0;
-}
 
 static void on_op(const struct fsslower_event *e, void *arg)
 {
@@ -83,7 +66,7 @@ static void on_op(const struct fsslower_event *e, void *arg)
 	if (pid <= 0)
 		pid = e->tid;
 	strftime(hms, sizeof(hms), "%H:%M:%S", localtime(&now));
-	if (x->json) {
+	if (x->c.json) {
 		json_begin(&j, stdout);
 		json_str(&j, "time", hms);
 		json_str(&j, "comm", task_cache_comm(e->tid));
@@ -107,32 +90,14 @@ static void on_op(const struct fsslower_event *e, void *arg)
 static int setup(struct tool *t, struct loop *l)
 {
 	struct ext4slower *x = t->ctx;
-	struct session_opts so = { .pid = t->opt.pid, .tree = t->opt.tree };
-	const char *def;
-	char err[512];
-	size_t i;
+	/* ext4's own BTF when it is a module, else vmlinux's */
+	const char *module = access("/sys/kernel/btf/ext4", R_OK) ? NULL : "ext4";
 
-	x->s = session_new(&so);
-	if (session_open(x->s) < 0) {
-		pr_err("%s", session_error(x->s));
+	if (fsslower_setup(t, l, module, ops, sizeof(ops) / sizeof(ops[0]), on_op) < 0)
 		return -1;
-	}
-	x->f = fsslower_add(x->s, access("/sys/kernel/btf/ext4", R_OK) ? NULL : "ext4",
-			    ops, sizeof(ops) / sizeof(ops[0]),
-			    (uint64_t)x->min_ms * 1000000, on_op, x, err, sizeof(err));
-	if (!x->f) {
-		pr_err("%s", err);
-		return -1;
-	}
-	for (i = 0; (def = fsslower_def(x->f, i)); i++)
-		pr_info("  %s", def);
-	if (session_start(x->s, l, fsslower_event, x->f) < 0) {
-		pr_err("%s", session_error(x->s));
-		return -1;
-	}
-	if (!x->json) {
-		if (x->min_ms)
-			printf("Tracing ext4 operations slower than %ld ms\n", x->min_ms);
+	if (!x->c.json) {
+		if (x->c.min_ms)
+			printf("Tracing ext4 operations slower than %ld ms\n", x->c.min_ms);
 		else
 			printf("Tracing ext4 operations\n");
 		printf("%-8s %-14s %-7s %1s %-7s %-8s %7s %s\n", "TIME", "COMM", "PID",
@@ -142,16 +107,6 @@ static int setup(struct tool *t, struct loop *l)
 	return 0;
 }
 
-static void teardown(struct tool *t)
-{
-	struct ext4slower *x = t->ctx;
-
-	session_free(x->s);
-	x->s = NULL;
-	fsslower_free(x->f);
-	x->f = NULL;
-}
-
 int main(int argc, char **argv)
 {
 	struct ext4slower x = { 0 };
@@ -159,10 +114,10 @@ int main(int argc, char **argv)
 		.ctx = &x,
 		.usage = usage,
 		.shared = TOPT_PID | TOPT_JSON | TOPT_VERBOSE | TOPT_DURATION | TOPT_COMMAND,
-		.check = check,
+		.check = fsslower_check,
 		.setup = setup,
-		.teardown = teardown,
-		.session = &x.s,
+		.teardown = fsslower_teardown,
+		.session = &x.c.s,
 		.drain = session_tool_drain,
 		.summary = session_tool_summary,
 	};

@@ -12,7 +12,6 @@
 #include "common/escape.h"
 #include "common/json.h"
 #include "common/log.h"
-#include "common/opt.h"
 #include "common/task.h"
 #include "tool/fsslower.h"
 #include "tool/tool.h"
@@ -56,11 +55,9 @@ static const struct tool_option options[] = {
 };
 
 struct fileslower {
-	long min_ms;
-	bool json, all;
+	struct fsslower_cmd c;	/* first: the ctx of fsslower's callbacks */
+	bool all;
 	struct timespec start;
-	struct session *s;
-	struct fsslower *f;
 };
 
 static void option(struct tool *t, int key, const char *arg)
@@ -70,19 +67,6 @@ static void option(struct tool *t, int key, const char *arg)
 	(void)arg;
 	if (key == 'a')
 		x->all = true;
-}
-
-static int check(struct tool *t, int argc, char **argv, int optind)
-{
-	struct fileslower *x = t->ctx;
-
-	x->min_ms = 10;
-	if (optind < argc)
-		x->min_ms = opt_num("min_ms", argv[optind++], 0, 86400000L);
-	if (optind < argc)
-		usage_error("unexpected argument '%s'", argv[optind]);
-	x->json = t->opt.json;
-	return 0;
 }
 
 static void on_op(const struct fsslower_event *e, void *arg)
@@ -95,7 +79,7 @@ static void on_op(const struct fsslower_event *e, void *arg)
 
 	if (!x->all && !S_ISREG(e->mode))
 		return;
-	if (x->json) {
+	if (x->c.json) {
 		json_begin(&j, stdout);
 		json_double(&j, "time_s", secs);
 		json_str(&j, "comm", task_cache_comm(e->tid));
@@ -116,46 +100,17 @@ static void on_op(const struct fsslower_event *e, void *arg)
 static int setup(struct tool *t, struct loop *l)
 {
 	struct fileslower *x = t->ctx;
-	struct session_opts so = { .pid = t->opt.pid, .tree = t->opt.tree };
-	const char *def;
-	char err[512];
-	size_t i;
 
-	x->s = session_new(&so);
-	if (session_open(x->s) < 0) {
-		pr_err("%s", session_error(x->s));
+	if (fsslower_setup(t, l, NULL, ops, sizeof(ops) / sizeof(ops[0]), on_op) < 0)
 		return -1;
-	}
-	x->f = fsslower_add(x->s, NULL, ops, sizeof(ops) / sizeof(ops[0]),
-			    (uint64_t)x->min_ms * 1000000, on_op, x, err, sizeof(err));
-	if (!x->f) {
-		pr_err("%s", err);
-		return -1;
-	}
-	for (i = 0; (def = fsslower_def(x->f, i)); i++)
-		pr_info("  %s", def);
-	if (session_start(x->s, l, fsslower_event, x->f) < 0) {
-		pr_err("%s", session_error(x->s));
-		return -1;
-	}
 	clock_gettime(CLOCK_MONOTONIC, &x->start);
-	if (!x->json) {
-		printf("Tracing sync read/writes slower than %ld ms\n", x->min_ms);
+	if (!x->c.json) {
+		printf("Tracing sync read/writes slower than %ld ms\n", x->c.min_ms);
 		printf("%-8s %-14s %-6s %1s %-7s %7s %s\n", "TIME(s)", "COMM", "TID",
 		       "D", "BYTES", "LAT(ms)", "FILENAME");
 	}
 	tool_flush();
 	return 0;
-}
-
-static void teardown(struct tool *t)
-{
-	struct fileslower *x = t->ctx;
-
-	session_free(x->s);
-	x->s = NULL;
-	fsslower_free(x->f);
-	x->f = NULL;
 }
 
 int main(int argc, char **argv)
@@ -167,10 +122,10 @@ int main(int argc, char **argv)
 		.shared = TOPT_PID | TOPT_JSON | TOPT_VERBOSE | TOPT_DURATION | TOPT_COMMAND,
 		.options = options,
 		.option = option,
-		.check = check,
+		.check = fsslower_check,
 		.setup = setup,
-		.teardown = teardown,
-		.session = &x.s,
+		.teardown = fsslower_teardown,
+		.session = &x.c.s,
 		.drain = session_tool_drain,
 		.summary = session_tool_summary,
 	};

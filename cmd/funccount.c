@@ -285,18 +285,9 @@ static int setup(struct tool *t, struct loop *l)
 	struct funccount *fc = t->ctx;
 	struct session_opts so = { .pid = t->opt.pid, .tree = t->opt.tree };
 	struct probeset_opts po = { .pid = fc->o.pid, .mode = TP_COUNT };
-	char err[512];
 
-	fc->s = session_new(&so);
-	if (session_open(fc->s) < 0) {
-		pr_err("%s", session_error(fc->s));
+	if (probeset_session(&so, fc->o.pattern, &po, &fc->s, &fc->ps) < 0)
 		return -1;
-	}
-	perf_raise_fd_limit();
-	if (probeset_add(fc->s, fc->o.pattern, &po, &fc->ps, err, sizeof(err)) < 0) {
-		pr_err("%s", err);
-		return -1;
-	}
 	group_names(fc);
 	report_setup(fc);
 	if (hold_semaphores(fc) < 0)

@@ -356,19 +356,11 @@ static int setup(struct tool *t, struct loop *l)
 		.flags = PROBESET_RET | (fl->o.regexp ? PROBESET_REGEX : 0),
 	};
 	struct tp *exit_tp;
-	char err[512];
 
 	fl->div = fl->o.msecs ? 1000000 : fl->o.usecs ? 1000 : 1;
 	fl->unit = fl->o.msecs ? "msecs" : fl->o.usecs ? "usecs" : "nsecs";
-	fl->s = session_new(&so);
-	if (session_open(fl->s) < 0) {
-		pr_err("%s", session_error(fl->s));
+	if (probeset_session(&so, fl->o.pattern, &po, &fl->s, &fl->ps) < 0)
 		return -1;
-	}
-	if (probeset_add(fl->s, fl->o.pattern, &po, &fl->ps, err, sizeof(err)) < 0) {
-		pr_err("%s", err);
-		return -1;
-	}
 	exit_tp = session_add(fl->s, "sched", "sched_process_exit", TP_RECORD, NULL);
 	if (!exit_tp) {
 		pr_err("%s", session_error(fl->s));

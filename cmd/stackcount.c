@@ -266,23 +266,14 @@ static int setup(struct tool *t, struct loop *l)
 		.pid = t->opt.pid, .mode = TP_STACK,
 		.flags = sc->o.regex ? PROBESET_REGEX : 0,
 	};
-	char err[512];
 	size_t i;
 
 	sc->o.pid = t->opt.pid;
 	sc->o.tree = t->opt.tree;
 	sc->keep.kernel = !sc->o.user_only;
 	sc->keep.user = !sc->o.kernel_only;
-	sc->s = session_new(&so);
-	if (session_open(sc->s) < 0) {
-		pr_err("%s", session_error(sc->s));
+	if (probeset_session(&so, sc->o.pattern, &po, &sc->s, &sc->ps) < 0)
 		return -1;
-	}
-	perf_raise_fd_limit();
-	if (probeset_add(sc->s, sc->o.pattern, &po, &sc->ps, err, sizeof(err)) < 0) {
-		pr_err("%s", err);
-		return -1;
-	}
 	if (sc->ps.nsemas) {
 		pr_err("cannot enable the semaphores of '%s': this kernel's uprobes have no reference counters",
 		       sc->o.pattern);

@@ -384,51 +384,48 @@ static void print_folded(const struct stackagg_entry *e, FILE *f,
 	fprintf(f, " %llu\n", (unsigned long long)e->value);
 }
 
-static void print_text(const struct stackagg_entry *e, FILE *f,
-		       const struct stackagg_print_opts *o)
+/* The frames of the multi-line formats, each line after @indent: kernel
+ * then user, innermost first, "--" between them as @o asks (@always:
+ * whenever both sides are printed, bcc's stackcount; else only when both
+ * have frames, bcc's profile). */
+static void print_frames(const struct stackagg_entry *e, FILE *f,
+			 const struct stackagg_print_opts *o, const char *indent,
+			 bool always)
 {
 	size_t i;
 
 	if (o->kernel) {
 		if (e->kmissed)
-			fprintf(f, "    %s\n", MISSED_KERNEL);
+			fprintf(f, "%s%s\n", indent, MISSED_KERNEL);
 		for (i = 0; i < e->nk; i++)
-			fprintf(f, "    %s%s\n", esc_str(e->kname[i]),
+			fprintf(f, "%s%s%s\n", indent, esc_str(e->kname[i]),
 				o->annotate ? "_[k]" : "");
 	}
+	if (o->kernel && o->user && o->delimit &&
+	    (always || ((e->nu || e->umissed) && (e->nk || e->kmissed))))
+		fprintf(f, "    --\n");
 	if (o->user) {
-		if (o->kernel && o->delimit && (e->nu || e->umissed) &&
-		    (e->nk || e->kmissed))
-			fprintf(f, "    --\n");
 		if (e->umissed)
-			fprintf(f, "    %s\n", MISSED_USER);
+			fprintf(f, "%s%s\n", indent, MISSED_USER);
 		for (i = 0; i < e->nu; i++)
-			fprintf(f, "    %s\n", esc_str(e->uname[i]));
+			fprintf(f, "%s%s\n", indent, esc_str(e->uname[i]));
 	}
+}
+
+/* bcc's profile: frames by four, "- comm (pid)", the value by eight. */
+static void print_text(const struct stackagg_entry *e, FILE *f,
+		       const struct stackagg_print_opts *o)
+{
+	print_frames(e, f, o, "    ", false);
 	fprintf(f, "    %-16s %s (%d)\n", "-", esc_str(e->comm), (int)e->pid);
 	fprintf(f, "        %llu\n\n", (unsigned long long)e->value);
 }
 
-/* bcc's stackcount: frames indented by two, the process under them. */
+/* bcc's stackcount: frames by two, "comm [pid]" and the value by four. */
 static void print_counts(const struct stackagg_entry *e, FILE *f,
 			 const struct stackagg_print_opts *o)
 {
-	size_t i;
-
-	if (o->kernel) {
-		if (e->kmissed)
-			fprintf(f, "  %s\n", MISSED_KERNEL);
-		for (i = 0; i < e->nk; i++)
-			fprintf(f, "  %s\n", esc_str(e->kname[i]));
-	}
-	if (o->kernel && o->user && o->delimit)
-		fprintf(f, "    --\n");
-	if (o->user) {
-		if (e->umissed)
-			fprintf(f, "  %s\n", MISSED_USER);
-		for (i = 0; i < e->nu; i++)
-			fprintf(f, "  %s\n", esc_str(e->uname[i]));
-	}
+	print_frames(e, f, o, "  ", true);
 	if (e->pid >= 0 && o->comm_line)
 		fprintf(f, "    %s [%d]\n", esc_str(e->comm), (int)e->pid);
 	fprintf(f, "    %llu\n\n", (unsigned long long)e->value);

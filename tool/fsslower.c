@@ -20,8 +20,10 @@
 #include "common/kbtf.h"
 #include "common/kfunc.h"
 #include "common/log.h"
+#include "common/opt.h"
 #include "common/tpath.h"
 #include "tool/fsslower.h"
+#include "tool/tool.h"
 #include "tracefs/format.h"
 #include "tracefs/session.h"
 
@@ -78,6 +80,15 @@ static int fetch(struct kbtf *k, const char *module, const struct fsslower_op *o
 	}
 	free(v.args[0].name);
 	v.args[0].name = xstrdup(name);
+	if (v.kind == TVAL_LONG && v.ctype && strstr(v.ctype, "char*") &&
+	    !strcmp(name, "file")) {
+		/* d_name.name is an unsigned char *: the string it points to */
+		char *loc = xasprintf("+0(%s)", v.args[0].loc);
+
+		free(v.args[0].loc);
+		v.args[0].loc = loc;
+		snprintf(v.args[0].type, sizeof(v.args[0].type), "string");
+	}
 	*out = fetcharg_format(&v.args[0]);
 	tval_release(&v);
 	return *out ? 0 : errmsg(err, errlen, -EINVAL, "cannot fetch %s of %s()", name, op->func);
@@ -216,7 +227,7 @@ static void on_return(struct fsslower *f, unsigned int i, const struct tk_event 
 		f->fn(&e, f->arg);
 }
 
-void fsslower_event(const struct tk_event *ev, void *arg)
+static void fsslower_event(const struct tk_event *ev, void *arg)
 {
 	struct fsslower *f = arg;
 	size_t i;
@@ -233,11 +244,6 @@ void fsslower_event(const struct tk_event *ev, void *arg)
 	}
 }
 
-const char *fsslower_def(const struct fsslower *f, size_t i)
-{
-	return f && i < f->ndefs ? f->defs[i] : NULL;
-}
-
 void fsslower_free(struct fsslower *f)
 {
 	size_t i;
@@ -250,4 +256,55 @@ void fsslower_free(struct fsslower *f)
 	hmap_free(f->pending);
 	free(f->v);
 	free(f);
+}
+
+int fsslower_check(struct tool *t, int argc, char **argv, int optind)
+{
+	struct fsslower_cmd *c = t->ctx;
+
+	c->min_ms = 10;
+	if (optind < argc)
+		c->min_ms = opt_num("min_ms", argv[optind++], 0, 86400000L);
+	if (optind < argc)
+		usage_error("unexpected argument '%s'", argv[optind]);
+	c->json = t->opt.json;
+	return 0;
+}
+
+int fsslower_setup(struct tool *t, struct loop *l, const char *module,
+		   const struct fsslower_op *ops, size_t n, fsslower_fn fn)
+{
+	struct session_opts so = { .pid = t->opt.pid, .tree = t->opt.tree };
+	struct fsslower_cmd *c = t->ctx;
+	char err[512];
+	size_t i;
+
+	c->s = session_new(&so);
+	if (session_open(c->s) < 0) {
+		pr_err("%s", session_error(c->s));
+		return -1;
+	}
+	c->f = fsslower_add(c->s, module, ops, n, (uint64_t)c->min_ms * 1000000,
+			    fn, t->ctx, err, sizeof(err));
+	if (!c->f) {
+		pr_err("%s", err);
+		return -1;
+	}
+	for (i = 0; i < c->f->ndefs; i++)
+		pr_info("  %s", c->f->defs[i]);
+	if (session_start(c->s, l, fsslower_event, c->f) < 0) {
+		pr_err("%s", session_error(c->s));
+		return -1;
+	}
+	return 0;
+}
+
+void fsslower_teardown(struct tool *t)
+{
+	struct fsslower_cmd *c = t->ctx;
+
+	session_free(c->s);
+	c->s = NULL;
+	fsslower_free(c->f);
+	c->f = NULL;
 }

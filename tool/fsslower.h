@@ -59,10 +59,32 @@ struct fsslower *fsslower_add(struct session *s, const char *module,
 			      const struct fsslower_op *ops, size_t n,
 			      uint64_t min_ns, fsslower_fn fn, void *arg,
 			      char *err, size_t errlen);
-/* The session's handler: hand it every event. */
-void fsslower_event(const struct tk_event *ev, void *arg);
-/* The probe definitions written, for -v: @i-th, NULL past the end. */
-const char *fsslower_def(const struct fsslower *f, size_t i);
 void fsslower_free(struct fsslower *f);
+
+struct tool;
+struct loop;
+
+/* What ext4slower and fileslower keep, first in their own state (the
+ * struct tool's ctx). */
+struct fsslower_cmd {
+	long min_ms;		/* the [min_ms] operand, default 10 */
+	bool json;
+	struct session *s;
+	struct fsslower *f;
+};
+
+/* struct tool callbacks over a struct fsslower_cmd: the [min_ms] operand;
+ * undo fsslower_setup(). */
+int fsslower_check(struct tool *t, int argc, char **argv, int optind);
+void fsslower_teardown(struct tool *t);
+
+/**
+ * fsslower_setup() - a command's setup: a session scoped as @t's options
+ * say (-p, -c), the probes of @ops (fsslower_add() in @module's BTF, the
+ * threshold min_ms), listed with -v, started in @l
+ * Return: 0, or -1 after saying why.
+ */
+int fsslower_setup(struct tool *t, struct loop *l, const char *module,
+		   const struct fsslower_op *ops, size_t n, fsslower_fn fn);
 
 #endif

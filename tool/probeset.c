@@ -35,6 +35,7 @@
 #include "common/log.h"
 #include "common/usite.h"
 #include "tool/probeset.h"
+#include "tracefs/perf_event.h"
 #include "tracefs/tpoints.h"
 
 #define DEFAULT_MAX 1000
@@ -477,4 +478,23 @@ void probeset_release(struct probeset *ps)
 	free(ps->defs);
 	free(ps->semas);
 	memset(ps, 0, sizeof(*ps));
+}
+
+int probeset_session(const struct session_opts *so, const char *pattern,
+		     const struct probeset_opts *o, struct session **s,
+		     struct probeset *ps)
+{
+	char err[512];
+
+	*s = session_new(so);
+	if (session_open(*s) < 0) {
+		pr_err("%s", session_error(*s));
+		return -1;
+	}
+	perf_raise_fd_limit();
+	if (probeset_add(*s, pattern, o, ps, err, sizeof(err)) < 0) {
+		pr_err("%s", err);
+		return -1;
+	}
+	return 0;
 }

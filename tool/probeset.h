@@ -93,4 +93,15 @@ int probeset_check(const char *pattern, unsigned int flags, char *err,
 
 void probeset_release(struct probeset *ps);
 
+/**
+ * probeset_session() - a new session of @so in *@s, opened, with the fd
+ * limit raised for its counters or samplers, and every probe @pattern
+ * matches added (probeset_add())
+ * Return: 0, or -1 after saying why on stderr; *@s is set even then (the
+ * caller's teardown frees it).
+ */
+int probeset_session(const struct session_opts *so, const char *pattern,
+		     const struct probeset_opts *o, struct session **s,
+		     struct probeset *ps);
+
 #endif
