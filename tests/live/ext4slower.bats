@@ -65,7 +65,7 @@ ops() {
 }
 
 @test "ext4slower -p: only that process's operations; -v lists the probes" {
-	start_held sh -c "read x; dd if=/dev/zero of=$M/data bs=4k count=2 status=none"
+	start_held sh -c "read x; exec dd if=/dev/zero of=$M/data bs=4k count=2 status=none"
 	start_tool ext4slower -v -j -p "$WL_PID" 0
 	dd if=/dev/zero of="$M/other" bs=4k count=4 status=none
 	release_workload

@@ -23,6 +23,9 @@ value() {
 # within N EXPECTED PERCENT: N is EXPECTED +/- PERCENT% (and +/- 2)
 within() {
 	local n=$1 want=$2 pct=$3 slack
+	# an emulated CPU (the VM suite) on a loaded host fires its sampling
+	# clock late, and misses a sample now and then
+	[ -z "${TAPKIT_VM:-}" ] || [ "$pct" -ge 30 ] || pct=30
 	slack=$(( want * pct / 100 + 2 ))
 	[ "$n" -ge $(( want - slack )) ] && [ "$n" -le $(( want + slack )) ] || {
 		echo "# $n is not $want +/- $slack" >&2
@@ -98,13 +101,10 @@ probe perf.sw.cpu_clock.sample(1000000).process(@1) { a++ }
 probe perf.sw.cpu_clock.sample(1000000).process(@2) { b++ }
 probe end { printf("a=%d\nb=%d\n", a, b) }' "$SPIN" "$other"
 	[ "$status" -eq 0 ] || { show_run; false; }
-	local c1 c2 pct=10
-	# under an emulated CPU (the VM suite) the 1 ms clock of a loaded
-	# host fires late, and a sample per millisecond is missed now and then
-	[ -z "${TAPKIT_VM:-}" ] || pct=30
+	local c1 c2
 	c1=$(value cpu_us | sed -n 1p) c2=$(value cpu_us | sed -n 2p)
-	within "$(value a)" $(( c1 / 1000 )) $pct || { show_run; false; }
-	within "$(value b)" $(( c2 / 1000 )) $pct || { show_run; false; }
+	within "$(value a)" $(( c1 / 1000 )) 10 || { show_run; false; }
+	within "$(value b)" $(( c2 / 1000 )) 10 || { show_run; false; }
 	assert_clean "$RUN_PID"
 }
 

@@ -487,7 +487,8 @@ assert_terminal_restored() {
 
 @test "tracetop screen: -n N ends after N intervals; Ctrl-C ends it too" {
 	wl_start tki$$
-	tt_start -p "$WL_PID" -n 3 -d 0.2
+	# intervals long enough for the screen to be seen before the end
+	tt_start -p "$WL_PID" -n 3 -d 1
 	wait_screen '^rc=0$'
 	tt_ended
 	assert_clean "$TT_PID"

@@ -354,8 +354,13 @@ print(n, os.getpid())' "$port" >"$WORK/client.out"
 	# SYN_SENT, ESTABLISHED, FIN_WAIT1, FIN_WAIT2, CLOSE
 	expect states 5 "${client[@]}"
 	expect pid "$cpid" "${client[@]}"
-	# SYN_RECV, ESTABLISHED, CLOSE_WAIT, LAST_ACK, CLOSE
-	expect states 5 "${server[@]}"
+	# SYN_RECV, ESTABLISHED, CLOSE_WAIT, LAST_ACK, CLOSE; Linux 6.1 records
+	# the accepted socket's SYN_RECV before its remote end is set, so that
+	# one lands in the listener's row (LISTEN, SYN_RECV, CLOSE)
+	local ns ls
+	ns=$(col states "${server[@]}")
+	ls=$(col states laddr="127.0.0.1:$port" raddr="0.0.0.0:0")
+	[ "$ns" = 5 ] || { [ "$ns" = 4 ] && [ "$ls" = 3 ]; } || expect states 5 "${server[@]}"
 	if [ -e "$TRACEFS/events/sock/sock_send_length" ]; then
 		expect tx 12345 "${client[@]}"
 		expect rx 321 "${client[@]}"
