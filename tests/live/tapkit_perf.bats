@@ -221,7 +221,9 @@ probe end { printf("--\n"); foreach (k in s- limit 1) print_ustack(k); printf("s
 	local prog=$TAPKIT_TOP/build/tests/helpers/spinstack
 	# three runs of 3 ms of CPU each, sampled every 0.25 ms; each is gone
 	# before the samples are read: their maps come from the perf sideband
-	run_pid tapkit -c "sh -c '$prog 3; $prog 3; $prog 3'" -e 'global f, shown
+	# (an emulated CPU samples many loader functions too: the end probe's
+	# loop over them may take more than the default MAXACTION)
+	run_pid tapkit -D MAXACTION=100000 -c "sh -c '$prog 3; $prog 3; $prog 3'" -e 'global f, shown
 probe perf.sw.cpu_clock.sample(250000) { if (execname() == "spinstack") {
 	f[pid(), probefunc()]++
 	if (probefunc() == "spin_inner" && !shown[pid()]) { shown[pid()] = 1; printf("pid %d\n", pid()); print_ubacktrace() } } }
