@@ -172,12 +172,14 @@ else
 	echo "    (skipped: this kernel has no kprobes; make check-vm runs them under one that has)"
 fi
 
-step "biosnoop, biolatency -D: block I/O by the process that issued it, and its latency"
+step "biosnoop, biolatency -D, bitesize: block I/O by the process that issued it, its latency and sizes"
 truncate -s 4M "$tmp/disk.img"
 if disk=$(losetup -f --show "$tmp/disk.img" 2>/dev/null); then
 	echo "    (dd makes 4 O_DIRECT writes of 64 KiB to $disk, a loop device over a file)"
 	run_traced biosnoop -d "$disk" -- dd if=/dev/zero of="$disk" bs=64K count=4 oflag=direct status=none
 	run_traced biolatency -D -d "$disk" -- dd if=/dev/zero of="$disk" bs=64K count=4 oflag=direct status=none
+	show "bitesize -d $disk -c 'dd if=/dev/zero of=$disk bs=16K count=3 oflag=direct'"
+	"$bin/bitesize" -d "$disk" -c "dd if=/dev/zero of=$disk bs=16K count=3 oflag=direct status=none" 2>/dev/null
 	losetup -d "$disk"
 else
 	echo "    (skipped: no free loop device to write to)"
