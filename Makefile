@@ -360,7 +360,7 @@ check: deps
 
 check-vm: deps
 	$(Q)$(MAKE) --no-print-directory all tests-build
-	$(Q)tests/vm/suite live
+	$(Q)tests/vm/suite --timeout 3000 live
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all tests-build
