@@ -53,12 +53,23 @@ struct queued {
 	uint64_t ts;		/* entered the run queue */
 };
 
+/* A switch-in read before the wakeup that led to it: the rings of two
+ * CPUs are read one after the other, so a wakeup committed on one just
+ * after it was read comes in the next drain, after the switch-in another
+ * CPU made of the task meanwhile.  The wakeup, when it comes, times it. */
+struct early {
+	uint64_t ts;		/* switched in */
+	int cpu;
+	char comm[16];
+};
+
 struct sched {
 	struct top_feed *f;
 	int wakeup_id, wakeup_new_id, switch_id;
 	struct tk_field w_pid, w_comm, w_cpu, wn_pid, wn_comm, wn_cpu;
 	struct tk_field prev_pid, prev_comm, prev_state, next_pid, next_comm;
 	struct hmap *queued;	/* tid -> struct queued */
+	struct hmap *early;	/* tid -> struct early */
 };
 
 static int sched_init(struct top_feed *f)
@@ -105,11 +116,21 @@ static void on_wakeup(struct sched *sc, const struct tk_event *ev,
 	pid_t tid = (pid_t)field_int(ev, pidf);
 	char comm[16];
 
+	struct early *e;
+
 	if (tid <= 0)
 		return;
-	enqueue(sc, tid, ev->ts);
 	field_str(ev, commf, comm, sizeof(comm));
 	emit(sc, ev, tid, comm, (int)field_int(ev, cpuf), -1, 1, 0);
+	e = hmap_get(sc->early, (uint64_t)tid, false);
+	if (e && e->ts >= ev->ts) {	/* its switch-in came first */
+		emit(sc, ev, tid, e->comm, e->cpu, (int64_t)(e->ts - ev->ts), 0, 0);
+		hmap_del(sc->early, (uint64_t)tid);
+		return;
+	}
+	if (e)			/* a switch-in of a wakeup before tracing */
+		hmap_del(sc->early, (uint64_t)tid);
+	enqueue(sc, tid, ev->ts);
 }
 
 static void on_switch(struct sched *sc, const struct tk_event *ev)
@@ -129,8 +150,17 @@ static void on_switch(struct sched *sc, const struct tk_event *ev)
 	if (next <= 0)
 		return;
 	q = hmap_get(sc->queued, (uint64_t)next, false);
-	if (!q)		/* queued before us */
+	if (!q) {	/* queued before us, or its wakeup is still to come */
+		struct early *e;
+
+		if (hmap_count(sc->early) >= MAX_QUEUED)
+			hmap_clear(sc->early);
+		e = hmap_get(sc->early, (uint64_t)next, true);
+		e->ts = ev->ts;
+		e->cpu = ev->cpu;
+		field_str(ev, &sc->next_comm, e->comm, sizeof(e->comm));
 		return;
+	}
 	field_str(ev, &sc->next_comm, comm, sizeof(comm));
 	emit(sc, ev, next, comm, ev->cpu,
 	     ev->ts > q->ts ? (int64_t)(ev->ts - q->ts) : 0, 0, 0);
@@ -190,6 +220,7 @@ static int sched_setup(struct top_feed *f)
 	f->priv = sc;
 	sc->f = f;
 	sc->queued = hmap_new(sizeof(struct queued));
+	sc->early = hmap_new(sizeof(struct early));
 	if (flt && (tid = strtoll(flt->text, &end, 10)) > 0 && !*end) {
 		snprintf(wf, sizeof(wf), "pid == %lld", tid);
 		snprintf(sf, sizeof(sf), "prev_pid == %lld || next_pid == %lld",
@@ -215,6 +246,7 @@ static void sched_release(struct top_feed *f)
 	if (!sc)
 		return;
 	hmap_free(sc->queued);
+	hmap_free(sc->early);
 	free(sc);
 	f->priv = NULL;
 }

@@ -209,7 +209,7 @@ for line in sys.stdin:
 	[ $((v1 - v0)) -ge 6 ]
 	expect wakeups $((v1 - v0)) tid="$w" comm=tksleeper
 	expect switches $((v1 - v0 + n1 - n0)) tid="$w" comm=tksleeper
-	[ "$(col avg tid="$w" comm=tksleeper)" != null ]
+	[ "$(col avg tid="$w" comm=tksleeper)" != null ] || { tail -1 "$OUT" >&2; false; }
 }
 
 @test "tracetop sched -p: the process's wakeups and switches, whoever makes them" {
