@@ -190,8 +190,14 @@ ctxsw() {
 
 @test "tracetop sched: a task's wakeups and switches as the kernel counts them" {
 	# it sleeps 5 times for each line on stdin, then waits for the next:
-	# what it does before tracing starts (exec, loader) is not counted
-	start_held python3 -c 'import ctypes, sys, time
+	# what it does before tracing starts (exec, loader) is not counted.
+	# A spinner shares its CPU, so each switch-in is made by a running
+	# task: some kernels record no sched_switch when a CPU leaves idle
+	# (6.18 on a Firecracker guest: none on CPU 1, perf sees none either),
+	# and a task woken onto such a CPU has no measurable wait.
+	taskset -c 0 sh -c 'while :; do :; done' &
+	TARGET=$!
+	start_held taskset -c 0 python3 -c 'import ctypes, sys, time
 ctypes.CDLL(None).prctl(15, b"tksleeper", 0, 0, 0)
 for line in sys.stdin:
     for i in range(5):
