@@ -153,6 +153,63 @@ static char *pp_text(const struct ast_pp *pp)
 	return buf;
 }
 
+/*
+ * stap's other syscall families (nd_syscall.* without DWARF, nd1_syscall.*,
+ * dw_syscall.*) are the same points as syscall.* here, with the same
+ * variables: all come from the syscall tracepoints.
+ */
+static const char *const syscall_twins[] = {
+	"nd_syscall", "nd1_syscall", "dw_syscall",
+};
+
+static int expand_pp(struct elab *e, const struct ast_pp *pp, int depth,
+		     struct expansions *out);
+
+/* A point of a syscall twin family expanded as its syscall.* point; 0 when
+ * @pp is not one. */
+static int expand_twin(struct elab *e, const struct ast_pp *pp, int depth,
+		       struct expansions *out)
+{
+	struct ast_pp *as;
+	size_t i, k, start;
+	int r;
+
+	if (!pp->ncomps)
+		return 0;
+	for (i = 0; i < sizeof(syscall_twins) / sizeof(*syscall_twins); i++)
+		if (!strcmp(pp->comps[0].name, syscall_twins[i]))
+			break;
+	if (i == sizeof(syscall_twins) / sizeof(*syscall_twins))
+		return 0;
+	as = ast_pp_clone(pp);
+	free(as->comps[0].name);
+	as->comps[0].name = xstrdup("syscall");
+	as->optional = true;	/* a mismatch is reported under its own name */
+	start = out->n;
+	r = expand_pp(e, as, depth + 1, out);
+	ast_pp_free(as);
+	if (r < 0)
+		return r;
+	/* listed and named (pp()) under the family the script used */
+	for (k = start; k < out->n; k++) {
+		char *a = out->v[k].alias;
+
+		if (a && !strncmp(a, "syscall", 7)) {
+			out->v[k].alias = xasprintf("%s%s", syscall_twins[i], a + 7);
+			free(a);
+		}
+	}
+	if (out->n == start && !pp->optional && !e->opts->listing) {
+		char *text = pp_text(pp);
+
+		diag_error(e->diag, pp->loc, "probe point mismatch: no match for '%s'",
+			   text);
+		free(text);
+		return -EINVAL;
+	}
+	return 1;
+}
+
 /* Ask the aliases, then the providers; load tapsets when nobody knows. */
 static int expand_pp(struct elab *e, const struct ast_pp *pp, int depth,
 		     struct expansions *out)
@@ -170,6 +227,9 @@ static int expand_pp(struct elab *e, const struct ast_pp *pp, int depth,
 			   "(recursive alias?)");
 		return -EINVAL;
 	}
+	r = expand_twin(e, pp, depth, out);
+	if (r)
+		return r < 0 ? r : 0;
 again:
 	for (i = 0; i < e->script->aliases.n; i++) {
 		struct ast_alias *a = e->script->aliases.v[i];

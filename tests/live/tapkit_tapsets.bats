@@ -1,0 +1,166 @@
+#!/usr/bin/env bats
+# The tapsets' probe aliases beyond syscall.* (tapkit.bats has those):
+# syscall_any and the syscall twin families, against a sysloop of ours,
+# with exact counts.
+
+load helpers
+
+setup() {
+	require_root
+	require_tracefs_file events/raw_syscalls/sys_enter
+	require_tracefs_file events/syscalls/sys_enter_getppid
+	TARGET=
+}
+
+teardown() {
+	stop_leftover_tool
+	[ -z "${TARGET:-}" ] || { kill -KILL "$TARGET"; wait "$TARGET"; } 2>/dev/null || true
+}
+
+@test "tapkit: syscall_any and syscall_any.return name and count every syscall of the target" {
+	run_pid tapkit -c "$SYSLOOP getppid 345" -e 'global c, r
+probe syscall_any { if (pid() == target()) c[name, syscall_nr]++ }
+probe syscall_any.return {
+	if (pid() == target() && name == "getppid") r[syscall_nr, retval]++
+}
+probe end {
+	foreach ([n, nr] in c) if (n == "getppid" || n == "exit_group") printf("%s %d %d\n", n, nr, c[n, nr])
+	foreach ([nr, v] in r) printf("ret %d %d %d\n", nr, v, r[nr, v])
+}'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	# x86_64's numbers; getppid() returns the pid of tapkit, sysloop's parent
+	[ "$output" = "getppid 110 345
+exit_group 231 1
+ret 110 $RUN_PID 345" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit: syscall_name() names x86_64's numbers, syscall_NR for the others" {
+	run --separate-stderr tapkit -e 'probe begin {
+	printf("%s %s %s %s\n", syscall_name(0), syscall_name(257), syscall_name(110), syscall_name(9999))
+	exit()
+}'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$output" = "read openat getppid syscall_9999" ]
+}
+
+@test "tapkit: nd_syscall.*, nd1_syscall.* and dw_syscall.* are syscall.*'s points, variables and all" {
+	run_pid tapkit -c "$SYSLOOP getppid 123" -e 'global c
+probe nd_syscall.getppid, nd1_syscall.getppid { if (pid() == target()) c["nd", name, argstr]++ }
+probe dw_syscall.getppid.return { if (pid() == target()) c["dw", name, retstr]++ }
+probe end { foreach ([a, b, s] in c) printf("%s %s %s %d\n", a, b, s, c[a, b, s]) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$output" = "nd getppid __syscall_nr=110 246
+dw getppid $RUN_PID 123" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit: a twin family's unknown syscall is a located error, nothing left behind" {
+	run --separate-stderr tapkit -e 'probe nd_syscall.nosuchcall { exit() }'
+	[ "$status" -ne 0 ]
+	[[ "$stderr" == *"<input>:1:7: error: probe point mismatch: no match for 'nd_syscall.nosuchcall'"* ]] || { show_run; false; }
+}
+
+FORKER=$TAPKIT_TOP/build/tests/helpers/forker
+
+@test "tapkit: kprocess.create gives each child's and thread's ids, in the parent" {
+	run_pid tapkit -o "$BATS_TEST_TMPDIR/out" -c "$FORKER 4" -e '
+probe kprocess.create { if (pid() == target()) printf("create %d %d\n", new_pid, new_tid) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	# forker prints "child PID STATUS" for each child it reaps
+	diff <(awk '/^child/ { print "create", $2, $2 }' <<<"$output" | sort) \
+	     <(sort "$BATS_TEST_TMPDIR/out")
+	[ "$(grep -c ^create "$BATS_TEST_TMPDIR/out")" -eq 4 ]
+	# a thread's new_pid is its process's: the target's
+	run_pid tapkit -o "$BATS_TEST_TMPDIR/out2" -c "$FORKER threads 3" -e '
+probe kprocess.create { if (pid() == target()) printf("create %d %d\n", new_pid == target(), new_tid) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	diff <(awk '/^thread/ { print "create", 1, $2 }' <<<"$output" | sort) \
+	     <(sort "$BATS_TEST_TMPDIR/out2") || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit: kprocess.exec_complete says which execs failed, with the errno" {
+	run_pid tapkit -c "/usr/bin/python3 -c 'import os
+for p in [\"/nonexistent/a\", \"/nonexistent/b\", \"/bin/true\"]:
+    try: os.execv(p, [p])
+    except OSError: pass'" -e 'global c
+probe kprocess.exec_complete { if (pid() == target()) c[success, errno]++ }
+probe end { foreach ([s, e] in c) printf("%d %d %d\n", s, e, c[s, e]) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	# two ENOENT, then /bin/true; and tapkit's exec of python3 before them
+	[ "$(sort <<<"$output")" = "0 -2 2
+1 0 2" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit: scheduler.ctxswitch and scheduler.wakeup_new, from the parent" {
+	run_pid tapkit -c "$FORKER 3" -e 'global sw, wn, n
+probe scheduler.ctxswitch {
+	if (prev_pid == target() && prev_tid == target() && prev_task_name == "forker") sw++
+}
+# in the parent, which wakes its new child
+probe scheduler.wakeup_new { if (pid() == target()) wn[task_pid]++ }
+probe end { foreach (t in wn) n++; printf("%d %d\n", sw > 0, n) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	# forker blocks in wait() for its children: it switches out; its
+	# three children are woken new
+	[ "$(tail -1 <<<"$output")" = "1 3" ] || { show_run; false; }
+	[ "$(grep -c '^child' <<<"$output")" -eq 3 ]
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit: scheduler.migrate sees a spinning task moved from CPU to CPU" {
+	[ "$(nproc)" -ge 2 ] || skip "requires: 2 CPUs"
+	taskset -c 0 sh -c 'while :; do :; done' &
+	TARGET=$!
+	start_tool tapkit -x "$TARGET" -e '
+probe scheduler.migrate { if (pid == target()) printf("%d %d %s\n", cpu_from, cpu_to, name) }'
+	taskset -pc 1 "$TARGET" >/dev/null
+	sleep 0.2
+	taskset -pc 0 "$TARGET" >/dev/null
+	sleep 0.2
+	stop_tool
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+	[ "$(cat "$OUT")" = "0 1 migrate
+1 0 migrate" ] || { show_output; false; }
+	assert_clean
+}
+
+@test "tapkit: kprocess.release frees each reaped child once" {
+	start_tool tapkit -e 'probe kprocess.release { printf("%d %d %d %s\n", released_tid, released_pid, pid, name) }'
+	"$FORKER" 3 >"$BATS_TEST_TMPDIR/children"
+	# the kernel frees a task after an RCU grace period
+	sleep 0.5
+	stop_tool
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+	[ "$(grep -c '^child' "$BATS_TEST_TMPDIR/children")" -eq 3 ]
+	local c
+	for c in $(awk '/^child/ { print $2 }' "$BATS_TEST_TMPDIR/children"); do
+		[ "$(grep -cx "$c $c $c release" "$OUT")" -eq 1 ] || { show_output; false; }
+	done
+	assert_clean
+}
+
+@test "tapkit: signal.handle in the receiver: its signals, their codes and dispositions" {
+	# a receiver with a handler for USR1 that ignores USR2 (discarded when
+	# sent: never delivered), then ends itself with TERM, whose default
+	# action the kernel carries out as a SIGKILL of the thread group; all
+	# sent by kill(): si_code 0
+	run_pid tapkit -c "/usr/bin/python3 -c 'import os, signal
+signal.signal(signal.SIGUSR1, lambda s, f: None)
+signal.signal(signal.SIGUSR2, signal.SIG_IGN)
+os.kill(os.getpid(), signal.SIGUSR1)
+os.kill(os.getpid(), signal.SIGUSR2)
+os.kill(os.getpid(), signal.SIGUSR1)
+os.kill(os.getpid(), signal.SIGTERM)'" -e '
+probe signal.handle {
+	if (pid() == target())
+		printf("%s %d %d %s %s %s\n", name, sig, sig_code, sig_name, sig_mode, sa_handler > 1 ? "handler" : sprint(sa_handler))
+}'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$output" = "handle 10 0 SIGUSR1 User handler
+handle 10 0 SIGUSR1 User handler
+handle 9 0 SIGKILL User 0" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
