@@ -303,6 +303,26 @@ load helpers
 	golden strtol
 }
 
+@test "tapset_ansi" {
+	golden tapset_ansi
+}
+
+@test "tapset_conversions" {
+	golden tapset_conversions
+}
+
+@test "tapset_indent" {
+	golden tapset_indent
+}
+
+@test "tapset_queue_stats" {
+	golden tapset_queue_stats
+}
+
+@test "tapset_stopwatch" {
+	golden tapset_stopwatch
+}
+
 @test "ternary" {
 	golden ternary
 }
