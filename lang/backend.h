@@ -44,8 +44,10 @@ struct builtin {
 
 extern const struct builtin builtin_table[];
 extern const size_t builtin_count;
-/* The built-in named @name or NULL; *@id receives its index. */
-const struct builtin *builtin_find(const char *name, int *id);
+/* The built-in named @name taking @nargs arguments, else the first of
+ * that name (for the caller's error), else NULL; *@id receives its index.
+ * Built-ins are overloaded by their number of arguments. */
+const struct builtin *builtin_find(const char *name, int nargs, int *id);
 /*
  * What @b reads from memory (user_string()...), or -1 when it reads none.
  * Such a call gets one more argument, the value the probe read
@@ -122,6 +124,7 @@ struct vm {
 	char *sbuf_tmp;			/* maxstrlen bytes: built-ins' scratch */
 	char *bret;			/* maxstrlen bytes: built-ins' results */
 	bool exit_req;
+	bool abort_req;			/* abort(): end the handler now */
 	pid_t target;
 
 	/* matched(): the last =~ */

@@ -562,6 +562,8 @@ const struct builtin builtin_table[] = {
 	{ "kernel_int", L, 1, { L }, b_kernel_int, NULL },
 	/* stacks and symbols (lang/builtin_stack.c) */
 	BUILTIN_STACK_ROWS,
+	/* calendar and process (lang/builtin_sys.c) */
+	BUILTIN_SYS_ROWS,
 	/* what needs more than tapkit has */
 	{ "system", L, 1, { S }, NULL, "running commands from a script is "
 	  "not supported" },
@@ -606,14 +608,22 @@ bool builtin_uses_stack(const struct builtin *b)
 	return false;
 }
 
-const struct builtin *builtin_find(const char *name, int *id)
+const struct builtin *builtin_find(const char *name, int nargs, int *id)
 {
+	const struct builtin *any = NULL;
 	size_t i;
 
-	for (i = 0; i < builtin_count; i++)
-		if (!strcmp(builtin_table[i].name, name)) {
+	for (i = 0; i < builtin_count; i++) {
+		if (strcmp(builtin_table[i].name, name))
+			continue;
+		if (builtin_table[i].nargs == nargs) {
 			*id = (int)i;
 			return &builtin_table[i];
 		}
-	return NULL;
+		if (!any) {
+			*id = (int)i;
+			any = &builtin_table[i];
+		}
+	}
+	return any;
 }

@@ -72,4 +72,18 @@ int bstack_ucallers(struct vm *, struct lang_val *, int, struct lang_val *, char
 	{ "ucallers", S, 1, { L }, bstack_ucallers, NULL },		\
 	{ "task_backtrace", S, 1, { L }, NULL, NOTASKSTACK }
 
+/* ---- lang/builtin_sys.c: calendar and process ---- */
+int bsys_ctime(struct vm *, struct lang_val *, int, struct lang_val *, char *);
+int bsys_tz_gmtoff(struct vm *, struct lang_val *, int, struct lang_val *, char *);
+int bsys_tz_name(struct vm *, struct lang_val *, int, struct lang_val *, char *);
+int bsys_raise(struct vm *, struct lang_val *, int, struct lang_val *, char *);
+int bsys_abort(struct vm *, struct lang_val *, int, struct lang_val *, char *);
+
+#define BUILTIN_SYS_ROWS						\
+	{ "ctime", S, 1, { L }, bsys_ctime, NULL },			\
+	{ "tz_gmtoff", L, 0, { 0 }, bsys_tz_gmtoff, NULL },		\
+	{ "tz_name", S, 0, { 0 }, bsys_tz_name, NULL },			\
+	{ "raise", L, 1, { L }, bsys_raise, NULL },			\
+	{ "abort", L, 0, { 0 }, bsys_abort, NULL }
+
 #endif

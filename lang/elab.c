@@ -87,20 +87,30 @@ struct elab_sym *elab_find_global(struct elab *e, const char *name)
 	return NULL;
 }
 
-struct elab_func *elab_find_func(struct elab *e, const char *name)
+/*
+ * The function @name taking @nargs arguments (-1: any, the first of the
+ * name): functions are overloaded by their number of parameters, as in
+ * stap.  User functions come before tapsets'.
+ */
+struct elab_func *elab_find_func(struct elab *e, const char *name, int nargs)
 {
 	struct ast_script *s = e->script;
 	struct elab_func *f;
 	size_t i;
 
-	for (i = 0; i < e->funcs.n; i++)
-		if (!strcmp(e->funcs.v[i]->decl->name, name))
+	for (i = 0; i < e->funcs.n; i++) {
+		const struct ast_func *d = e->funcs.v[i]->decl;
+
+		if (!strcmp(d->name, name) &&
+		    (nargs < 0 || d->nparams == (size_t)nargs))
 			return e->funcs.v[i];
+	}
 	for (int lib = 0; lib < 2; lib++) {
 		for (i = 0; i < s->funcs.n; i++) {
 			struct ast_func *d = s->funcs.v[i];
 
-			if (d->library != lib || strcmp(d->name, name))
+			if (d->library != lib || strcmp(d->name, name) ||
+			    (nargs >= 0 && d->nparams != (size_t)nargs))
 				continue;
 			f = xcalloc(1, sizeof(*f));
 			f->decl = d;

@@ -102,8 +102,9 @@ void elab_sym_free(struct elab_sym *s);
 /* The global @name, entered in the table on first use (user globals
  * before tapsets'); NULL when none is declared. */
 struct elab_sym *elab_find_global(struct elab *e, const char *name);
-/* The function @name, entered on first use; NULL when none is declared. */
-struct elab_func *elab_find_func(struct elab *e, const char *name);
+/* The function @name taking @nargs arguments (-1: any), entered on first
+ * use; NULL when none is declared with that many parameters. */
+struct elab_func *elab_find_func(struct elab *e, const char *name, int nargs);
 /*
  * Parse every .stp file of the tapset directories into the script, the
  * first time only: true when that added any (then look again for what

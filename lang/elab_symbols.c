@@ -165,27 +165,61 @@ static void uses_stack(struct scope *sc)
 		sc->fn->stacks = true;
 }
 
+/* A call with a number of arguments no function of its name takes: the
+ * error says which numbers they take ("1 argument", "1 or 2 arguments"). */
+static void arity_error(struct scope *sc, struct ast_expr *e)
+{
+	const struct ast_script *s = sc->e->script;
+	const char *name = e->u.call.name;
+	bool take[8] = { false };
+	char list[64] = "";
+	size_t i, o = 0;
+	int k, last = -1, n = 0;
+
+	for (i = 0; i < s->funcs.n; i++)
+		if (!strcmp(s->funcs.v[i]->name, name) &&
+		    s->funcs.v[i]->nparams < 8)
+			take[s->funcs.v[i]->nparams] = true;
+	for (i = 0; i < builtin_count; i++)
+		if (!strcmp(builtin_table[i].name, name) &&
+		    builtin_table[i].nargs < 8)
+			take[builtin_table[i].nargs] = true;
+	for (k = 0; k < 8; k++)
+		if (take[k])
+			n++;
+	for (k = 0; k < 8; k++) {
+		if (!take[k])
+			continue;
+		o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%d",
+				      !o ? "" : --n == 1 ? " or " : ", ", k);
+		last = k;
+	}
+	diag_error(sc->e->diag, e->loc, "function '%s' takes %s argument%s, "
+		   "%zu given", name, list, last == 1 && !strchr(list, ' ') ?
+		   "" : "s", e->u.call.args.n);
+}
+
+/*
+ * Functions and built-ins are overloaded by their number of arguments:
+ * the script's or a tapset's function of that arity, else the built-in;
+ * with neither, the error names the arity of one of the name.
+ */
 static void resolve_call(struct scope *sc, struct ast_expr *e)
 {
 	const char *name = e->u.call.name;
+	int nargs = (int)e->u.call.args.n, id;
 	const struct builtin *b;
 	struct elab_func *f;
-	int id;
 
 	/* the arguments were resolved by the walk, before the call */
 	for (;;) {
-		if ((f = elab_find_func(sc->e, name))) {
+		if ((f = elab_find_func(sc->e, name, nargs))) {
 			e->sym = f;
-			if (f->decl->nparams != e->u.call.args.n)
-				diag_error(sc->e->diag, e->loc, "function '%s' "
-					   "takes %zu argument%s, %zu given",
-					   name, f->decl->nparams,
-					   f->decl->nparams == 1 ? "" : "s",
-					   e->u.call.args.n);
 			resolve_func(sc->e, f);
 			return;
 		}
-		if ((b = builtin_find(name, &id))) {
+		if ((b = builtin_find(name, nargs, &id)) &&
+		    (b->nargs == nargs || b->unsupported)) {
 			e->slot = id + 1;
 			if (builtin_uses_stack(b))
 				uses_stack(sc);
@@ -193,12 +227,6 @@ static void resolve_call(struct scope *sc, struct ast_expr *e)
 				diag_error(sc->e->diag, e->loc, "'%s' is not "
 					   "supported yet: %s", name,
 					   b->unsupported);
-			else if (b->nargs != (int)e->u.call.args.n)
-				diag_error(sc->e->diag, e->loc, "function '%s' "
-					   "takes %d argument%s, %zu given",
-					   name, b->nargs,
-					   b->nargs == 1 ? "" : "s",
-					   e->u.call.args.n);
 			else if (builtin_mem(b) >= 0)
 				elab_mem_call(sc->e, sc->probe, e, b);
 			return;
@@ -206,7 +234,11 @@ static void resolve_call(struct scope *sc, struct ast_expr *e)
 		if (!elab_load_tapsets(sc->e))
 			break;
 	}
-	diag_error(sc->e->diag, e->loc, "unresolved function '%s'", name);
+	if (b || elab_find_func(sc->e, name, -1))
+		arity_error(sc, e);
+	else
+		diag_error(sc->e->diag, e->loc, "unresolved function '%s'",
+			   name);
 }
 
 void elab_replace_expr(struct ast_expr *e, struct ast_expr *n)

@@ -72,7 +72,7 @@ int elab_raw_call(struct elab *e, struct elab_probe *p, struct ast_expr *call,
 	int want;
 
 	if (call->kind != AST_E_CALL || !(r = raw_fn(call->u.call.name)) ||
-	    elab_find_func(e, call->u.call.name))
+	    elab_find_func(e, call->u.call.name, -1))
 		return 0;
 	reg = r->raw == PROV_RAW_REG;
 	want = reg || r->raw == PROV_RAW_ARG;

@@ -996,6 +996,11 @@ L_END:
 	goto done;
 
 error:
+	if (vm->abort_req) {	/* abort(): not an error, past any try */
+		vm->abort_req = false;
+		vm->err = NULL;
+		goto done;
+	}
 	if (vm->ntries > 0) {
 		struct vm_try *t = &vm->tries[--vm->ntries];
 

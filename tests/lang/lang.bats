@@ -7,6 +7,10 @@ bats_require_minimum_version 1.5.0
 
 load helpers
 
+@test "abort" {
+	golden abort
+}
+
 @test "alias" {
 	golden alias
 }
@@ -65,6 +69,10 @@ load helpers
 
 @test "compile_mem" {
 	golden compile_mem
+}
+
+@test "compile_overload" {
+	golden compile_overload
 }
 
 @test "compile_probe" {
@@ -149,6 +157,10 @@ load helpers
 
 @test "functions" {
 	golden functions
+}
+
+@test "func_overload" {
+	golden func_overload
 }
 
 @test "global_init" {
@@ -307,6 +319,10 @@ load helpers
 	golden tapset_ansi
 }
 
+@test "tapset_ctime" {
+	golden tapset_ctime
+}
+
 @test "tapset_conversions" {
 	golden tapset_conversions
 }
@@ -438,4 +454,32 @@ STP
 		'probe my.start { printf("%s %d\n", tag, double(21)); exit() }'
 	[ "$status" -eq 0 ] || { echo "# $stderr"; false; }
 	[ "$output" = "from tapset 42" ]
+}
+
+@test "tz_gmtoff, tz_name and tz_ctime follow TZ as it was at the start" {
+	run --separate-stderr env TZ=EST+5 "$BIN/tapkit" -e 'probe begin {
+		printf("%d|%s|%s\n", tz_gmtoff(), tz_name(), tz_ctime(0))
+		exit() }'
+	[ "$status" -eq 0 ] || { echo "# $stderr"; false; }
+	[ "$output" = "18000|EST|Wed Dec 31 19:00:00 1969 EST" ]
+	run --separate-stderr env TZ=JST-9 "$BIN/tapkit" -e 'probe begin {
+		printf("%d|%s|%s\n", tz_gmtoff(), tz_name(), tz_ctime(0))
+		exit() }'
+	[ "$output" = "-32400|JST|Thu Jan  1 09:00:00 1970 JST" ]
+	run --separate-stderr env TZ=UTC0 "$BIN/tapkit" -e 'probe begin {
+		printf("%d|%s|%s\n", tz_gmtoff(), tz_name(), tz_ctime(0))
+		exit() }'
+	[ "$output" = "0|UTC|Thu Jan  1 00:00:00 1970 UTC" ]
+}
+
+@test "raise() in a begin probe signals tapkit itself: SIGINT ends the run" {
+	run --separate-stderr timeout 10 "$BIN/tapkit" -e \
+		'probe begin { raise(2); println("begin") } probe end { println("end") }'
+	[ "$status" -eq 0 ] || { echo "# $stderr"; false; }
+	[ "$output" = "begin
+end" ]
+	run --separate-stderr "$BIN/tapkit" -e 'probe begin { raise(0) }'
+	[ "$status" -eq 1 ]
+	[ "${stderr_lines[0]}" = "ERROR: raise: invalid signal number 0 near identifier 'raise' at <input>:1:15" ] ||
+		{ echo "# $stderr"; false; }
 }

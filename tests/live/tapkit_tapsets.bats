@@ -164,3 +164,14 @@ handle 10 0 SIGUSR1 User handler
 handle 9 0 SIGKILL User 0" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
 }
+
+@test "tapkit: raise() signals the thread the event happened in" {
+	# sleep's first nanosleep gets it SIGTERM: the run ends with it, well
+	# before the 30 s it asked for
+	run_pid timeout 20 tapkit -c 'sleep 30' -e '
+probe syscall.clock_nanosleep { if (pid() == target()) raise(15) }
+probe end { println("end") }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$output" = "end" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
