@@ -30,7 +30,7 @@ else
 O := build
 SAN_FLAGS :=
 endif
-PKGS := libtracefs libtraceevent libdw libelf libbpf ncursesw
+PKGS := libtracefs libtraceevent libdw libelf libbpf ncursesw zlib
 
 ifeq ($(V),1)
 Q :=
@@ -339,7 +339,7 @@ endef
 
 # Debian packages: build, tests (bats, setpriv from util-linux), VM suite, peers for bench/
 DEB_BUILD := gcc make pkg-config libtracefs-dev libtraceevent-dev libdw-dev libelf-dev libbpf-dev \
-	libncurses-dev linux-libc-dev
+	libncurses-dev zlib1g-dev linux-libc-dev
 DEB_TEST := bats util-linux procps python3 qemu-system-x86 busybox-static \
 	systemtap-sdt-dev tmux jq
 deps:

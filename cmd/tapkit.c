@@ -18,6 +18,7 @@
 #include <sys/utsname.h>
 
 #include "common/escape.h"
+#include "common/kconfig.h"
 #include "common/log.h"
 #include "common/target.h"
 #include "common/opt.h"
@@ -443,6 +444,7 @@ struct tapkit {
 	struct opts o;
 	struct utsname un;		/* what lc points into */
 	struct lex_config lc;
+	struct kconfig *kc;		/* read at the first %( CONFIG_X %) */
 	struct diag *d;
 	struct ast_script *s;
 	struct elab *e;
@@ -567,8 +569,32 @@ static int compile(struct tapkit *tk, const struct tool *t)
 	return rc;
 }
 
+/* %( CONFIG_X ... %): the running kernel's configuration */
+static const char *kconfig_value(void *ctx, const char *name, const char **err)
+{
+	struct tapkit *tk = ctx;
+	static char why[600];
+
+	if (!tk->kc)
+		tk->kc = kconfig_new(tk->un.release);
+	if (!kconfig_source(tk->kc)) {
+		if (getenv("TAPKIT_KCONFIG") && *getenv("TAPKIT_KCONFIG"))
+			snprintf(why, sizeof(why), "cannot read $TAPKIT_KCONFIG "
+				 "'%.400s'", getenv("TAPKIT_KCONFIG"));
+		else
+			snprintf(why, sizeof(why), "the kernel's configuration "
+				 "is in neither /proc/config.gz nor "
+				 "/boot/config-%.100s", tk->un.release);
+		*err = why;
+		return NULL;
+	}
+	return kconfig_get(tk->kc, name);
+}
+
 static void release(struct tapkit *tk)
 {
+	kconfig_free(tk->kc);
+	tk->kc = NULL;
 	gen_free(tk->prog);
 	elab_free(tk->e);
 	ast_script_free(tk->s);
@@ -834,6 +860,8 @@ static int check(struct tool *t, int argc, char **argv, int optind)
 		tk->lc.kernel_vr = tk->un.release;
 		tk->lc.arch = tk->un.machine;
 	}
+	tk->lc.kconfig = kconfig_value;
+	tk->lc.kconfig_ctx = tk;
 	tk->lc.argv = (const char *const *)o->argv;
 	tk->lc.argc = o->argc;
 	tk->d = diag_new();

@@ -78,8 +78,9 @@ struct lex_config {
 	const char *systemtap_v;	/* compatibility version; NULL: "5.0" */
 	const char *privilege;	/* NULL: "stapusr" */
 	int guru_mode;		/* value of guru_mode: 0 or 1 */
-	/* CONFIG_XXX value ("y", "m", "64"...), or NULL when unset */
-	const char *(*kconfig)(void *ctx, const char *name);
+	/* CONFIG_XXX value ("y", "m", "64"...), or NULL when unset; when
+	 * the configuration cannot be read, NULL and *err says why */
+	const char *(*kconfig)(void *ctx, const char *name, const char **err);
 	void *kconfig_ctx;
 };
 

@@ -557,12 +557,19 @@ static int cmp_i64(int64_t a, int64_t b)
 	return (a > b) - (a < b);
 }
 
-static const char *kconfig(struct pp *pp, const char *name)
+/* The value of CONFIG_X (token @t), "" when unset; NULL after an error
+ * when the kernel's configuration cannot be read. */
+static const char *kconfig(struct cp *cp, const struct token *t)
 {
-	const char *v = NULL;
+	struct pp *pp = cp->pp;
+	const char *v = NULL, *err = NULL;
 
 	if (pp->cfg.kconfig)
-		v = pp->cfg.kconfig(pp->cfg.kconfig_ctx, name);
+		v = pp->cfg.kconfig(pp->cfg.kconfig_ctx, t->text, &err);
+	if (err) {
+		cp_error(cp, t->loc, "cannot tell %s: %s", t->text, err);
+		return NULL;
+	}
 	return v ? v : "";
 }
 
@@ -646,8 +653,10 @@ static bool compare(struct cp *cp, const struct token *l, const struct token *op
 		return cmp_result(op->kind, cmp_i64(pp->cfg.guru_mode, rnum));
 	}
 	if (l->kind == TOK_IDENT && !strncmp(l->text, "CONFIG_", 7)) {
-		const char *lv = kconfig(pp, l->text);
+		const char *lv = kconfig(cp, l), *rv;
 
+		if (!lv)
+			return false;
 		if (r->kind == TOK_STRING)
 			return glob_cmp(cp, op, lv, r->text);
 		if (r->kind == TOK_NUMBER) {
@@ -659,8 +668,8 @@ static bool compare(struct cp *cp, const struct token *l, const struct token *op
 			return cmp_result(op->kind, cmp_i64(a, rnum));
 		}
 		if (r->kind == TOK_IDENT && !strncmp(r->text, "CONFIG_", 7)) {
-			const char *rv = kconfig(pp, r->text);
-
+			if (!(rv = kconfig(cp, r)))
+				return false;
 			if (parse_i64(lv, &a) && parse_i64(rv, &b))
 				return cmp_result(op->kind, cmp_i64(a, b));
 			return cmp_result(op->kind, strcmp(lv, rv));

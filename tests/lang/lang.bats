@@ -483,3 +483,50 @@ end" ]
 	[ "${stderr_lines[0]}" = "ERROR: raise: invalid signal number 0 near identifier 'raise' at <input>:1:15" ] ||
 		{ echo "# $stderr"; false; }
 }
+
+@test "%( CONFIG_X %) reads the kernel's configuration, gzip or plain" {
+	local cfg=$BATS_TEST_TMPDIR/config
+	printf '%s\n' 'CONFIG_YES=y' 'CONFIG_MOD=m' '# CONFIG_NO is not set' \
+		'CONFIG_HZ=300' 'CONFIG_NAME="(none)"' >"$cfg"
+	local script='probe begin {
+	println(%( CONFIG_YES == "y" %? "yes" %: "-" %))
+	println(%( CONFIG_MOD == "[ym]" %? "mod" %: "-" %))
+	println(%( CONFIG_NO == "y" %? "-" %: "no" %))
+	println(%( CONFIG_ABSENT == "" %? "absent" %: "-" %))
+	println(%( CONFIG_HZ > 250 %? "hz" %: "-" %))
+	println(%( CONFIG_NAME == "(none)" %? "name" %: "-" %))
+	exit() }'
+	run --separate-stderr env TAPKIT_KCONFIG="$cfg" "$BIN/tapkit" -e "$script"
+	[ "$status" -eq 0 ] || { echo "# $stderr"; false; }
+	[ "$output" = "yes
+mod
+no
+absent
+hz
+name" ]
+	gzip -c "$cfg" >"$cfg.gz"
+	run --separate-stderr env TAPKIT_KCONFIG="$cfg.gz" "$BIN/tapkit" -e "$script"
+	[ "$status" -eq 0 ] || { echo "# $stderr"; false; }
+	[ "$(echo "$output" | tr '\n' ' ')" = "yes mod no absent hz name " ]
+	# a configuration that cannot be read is an error at the name
+	run --separate-stderr env TAPKIT_KCONFIG=/nonexistent "$BIN/tapkit" -p1 -e "$script"
+	[ "$status" -eq 1 ]
+	[ "${stderr_lines[0]}" = "<input>:2:13: error: cannot tell CONFIG_YES: cannot read \$TAPKIT_KCONFIG '/nonexistent'" ] ||
+		{ echo "# $stderr"; false; }
+}
+
+@test "%( CONFIG_HZ %) is the running kernel's, from /proc/config.gz or /boot" {
+	local src hz
+	if [ -r /proc/config.gz ]; then src=$(zcat /proc/config.gz)
+	elif [ -r "/boot/config-$(uname -r)" ]; then src=$(cat "/boot/config-$(uname -r)")
+	else skip "the kernel has no /proc/config.gz (CONFIG_IKCONFIG_PROC) and no /boot/config-$(uname -r)"
+	fi
+	hz=$(sed -n 's/^CONFIG_HZ=//p' <<<"$src")
+	run --separate-stderr env -u TAPKIT_KCONFIG "$BIN/tapkit" -e "probe begin {
+	println(%( CONFIG_HZ == $hz %? \"same\" %: \"differs\" %))
+	println(%( CONFIG_HZ == $((hz + 1)) %? \"differs\" %: \"not $((hz + 1))\" %))
+	exit() }"
+	[ "$status" -eq 0 ] || { echo "# $stderr"; false; }
+	[ "$output" = "same
+not $((hz + 1))" ]
+}

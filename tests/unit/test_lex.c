@@ -520,9 +520,13 @@ UNIT_TEST(lex_macro_errors)
 }
 
 /* A kernel configuration for the CONFIG_ tests. */
-static const char *kconfig(void *ctx, const char *name)
+static const char *kconfig(void *ctx, const char *name, const char **err)
 {
 	(void)ctx;
+	if (!strcmp(name, "CONFIG_UNREADABLE")) {
+		*err = "no configuration";
+		return NULL;
+	}
 	if (!strcmp(name, "CONFIG_Y"))
 		return "y";
 	if (!strcmp(name, "CONFIG_HZ"))
@@ -585,6 +589,12 @@ UNIT_TEST(lex_cond_arch_runtime_args_config)
 	CHECK_PP("%( CONFIG_HZ < CONFIG_NR %? a %: b %)", "b");
 	/* with no kconfig callback every CONFIG_ is unset */
 	CHECK_LEX("%( CONFIG_Y == \"\" %? a %: b %)", NULL, "a", "");
+	/* an unreadable configuration is an error at the name */
+	CHECK_LEX("%( CONFIG_UNREADABLE == \"y\" %? a %: b %)", &kcfg, "b",
+		  "t.stp:1:4: error: cannot tell CONFIG_UNREADABLE: no "
+		  "configuration\n"
+		  "%( CONFIG_UNREADABLE == \"y\" %? a %: b %)\n"
+		  "   ^\n");
 }
 
 UNIT_TEST(lex_cond_logic_and_nesting)
