@@ -340,7 +340,7 @@ endef
 # Debian packages: build, tests (bats, setpriv from util-linux), VM suite, peers for bench/
 DEB_BUILD := gcc make pkg-config libtracefs-dev libtraceevent-dev libdw-dev libelf-dev libbpf-dev \
 	libncurses-dev zlib1g-dev linux-libc-dev
-DEB_TEST := bats util-linux procps python3 qemu-system-x86 busybox-static \
+DEB_TEST := bats util-linux procps python3 qemu-system-x86 busybox-static prometheus curl \
 	systemtap-sdt-dev tmux jq
 deps:
 	$(call apt_install,$(DEB_BUILD) $(DEB_TEST))

@@ -18,6 +18,7 @@
 #include <sys/utsname.h>
 
 #include "common/escape.h"
+#include "common/httpd.h"
 #include "common/kconfig.h"
 #include "common/log.h"
 #include "common/target.h"
@@ -29,6 +30,7 @@
 #include "prov/prov.h"
 #include "lang/gen.h"
 #include "lang/parse.h"
+#include "lang/pp.h"
 #include "lang/run.h"
 #include "tool/tool.h"
 #include "tool/top.h"
@@ -61,6 +63,7 @@ struct opts {
 	int ntop_drill;
 	const char *top_sort;	/* --top-sort: a column's title */
 	struct top_display disp; /* --top-interval, --top-iterations */
+	const char *prometheus;	/* --prometheus [ADDR:]PORT */
 };
 
 enum { TOP_SCREEN = 1, TOP_TEXT, TOP_JSON };
@@ -95,6 +98,9 @@ static const char usage[] =
 "  -v, --verbose     say what each pass did (repeat for more)\n"
 "      --dry-run     print the tracefs writes as a shell script, and exit\n"
 "      --cleanup     remove what dead tapkit sessions left in tracefs\n"
+"      --prometheus [ADDR:]PORT  serve the script's prometheus probe\n"
+"                    over HTTP at /metrics, for a Prometheus to scrape\n"
+"                    (no ADDR: every address)\n"
 "      --top         show the script's global arrays live, as tracetop\n"
 "                    does (v: another array, Enter/Backspace: drill by\n"
 "                    the first key and back, q: quit); the script's own\n"
@@ -132,11 +138,13 @@ static const char usage[] =
 "  tapkit -e 'probe kernel.function(\"do_sys_openat2\") { println(user_string($filename)) }'\n"
 "  tapkit -e 'global s; probe timer.profile { s[ubacktrace()]++ }' -T 5   # user stacks\n"
 "  tapkit --top -e 'global c; probe syscall.* { c[execname(), name]++ }'\n"
-"  tapkit --top-json --top-iterations 3 script.stp   # 3 tables as JSON\n";
+"  tapkit --top-json --top-iterations 3 script.stp   # 3 tables as JSON\n"
+"  tapkit --prometheus 9800 -e 'global c; probe syscall_any { c[name]++ }\n"
+"      probe prometheus { @prometheus_dump_array1(c, \"syscalls\", \"name\") }'\n";
 
 enum { OPT_DRY_RUN = 256, OPT_CLEANUP, OPT_TOP, OPT_TOP_BATCH, OPT_TOP_JSON,
        OPT_TOP_VIEW, OPT_TOP_DRILL, OPT_TOP_SORT, OPT_TOP_REVERSE, OPT_TOP_ROWS,
-       OPT_TOP_INTERVAL, OPT_TOP_ITERATIONS };
+       OPT_TOP_INTERVAL, OPT_TOP_ITERATIONS, OPT_PROMETHEUS };
 
 /* SystemTap's letters: -p is a pass, -x a target, -T a time limit */
 static const struct tool_option options[] = {
@@ -163,6 +171,7 @@ static const struct tool_option options[] = {
 	{ OPT_TOP_ROWS, "top-rows", required_argument, NULL },
 	{ OPT_TOP_INTERVAL, "top-interval", required_argument, NULL },
 	{ OPT_TOP_ITERATIONS, "top-iterations", required_argument, NULL },
+	{ OPT_PROMETHEUS, "prometheus", required_argument, NULL },
 	{ 0 },
 };
 
@@ -280,6 +289,11 @@ static void option(struct tool *t, int c, const char *arg)
 		break;
 	case OPT_TOP_ITERATIONS:
 		o->disp.count = opt_num("--top-iterations", arg, 0, LONG_MAX);
+		break;
+	case OPT_PROMETHEUS:
+		if (!httpd_addr_valid(arg))
+			usage_error("--prometheus: '%s' is not [ADDR:]PORT", arg);
+		o->prometheus = arg;
 		break;
 	}
 }
@@ -445,6 +459,7 @@ struct tapkit {
 	struct utsname un;		/* what lc points into */
 	struct lex_config lc;
 	struct kconfig *kc;		/* read at the first %( CONFIG_X %) */
+	const struct diag_file **libs;	/* the tapsets' .stpm macro files */
 	struct diag *d;
 	struct ast_script *s;
 	struct elab *e;
@@ -493,6 +508,14 @@ static char *target_exe(const char *command, pid_t pid)
 	return path;
 }
 
+/* The tapsets' macro libraries, registered in this compile's diag. */
+static void load_macro_libs(struct tapkit *tk)
+{
+	free(tk->libs);
+	tk->lc.nmacro_libs = pp_macro_libs(tk->d, tk->o.dirs, &tk->libs);
+	tk->lc.macro_libs = tk->libs;
+}
+
 /*
  * Passes 1 to 4 (or up to the run): what -pN and --dry-run ask is printed
  * here.  TK_EXIT_OK with tk->prog set when the run is next.
@@ -505,6 +528,7 @@ static int compile_passes(struct tapkit *tk, const struct tool *t,
 	struct timespec t0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	load_macro_libs(tk);
 	tk->s = ast_script_new();
 	if (o->script)
 		parse_text(tk->s, tk->d, "<input>", o->script, strlen(o->script), &tk->lc, 0);
@@ -595,6 +619,10 @@ static void release(struct tapkit *tk)
 {
 	kconfig_free(tk->kc);
 	tk->kc = NULL;
+	free(tk->libs);
+	tk->libs = NULL;
+	tk->lc.macro_libs = NULL;
+	tk->lc.nmacro_libs = 0;
 	gen_free(tk->prog);
 	elab_free(tk->e);
 	ast_script_free(tk->s);
@@ -793,7 +821,10 @@ static int cleanup_mode(struct tool *t)
 static int list_mode(struct tool *t)
 {
 	struct tapkit *tk = t->ctx;
-	int rc = list_probes(&tk->o, tk->d, &tk->lc);
+	int rc;
+
+	load_macro_libs(tk);
+	rc = list_probes(&tk->o, tk->d, &tk->lc);
 
 	release(tk);
 	return rc;
@@ -889,6 +920,7 @@ static int check(struct tool *t, int argc, char **argv, int optind)
 	tk->ro.lim = o->lim;
 	tk->ro.maxerrors = o->maxerrors;
 	tk->ro.buffer_kb = (unsigned long)o->bufsize_mb * 1024;
+	tk->ro.prometheus = o->prometheus;
 	t->target = o->target;		/* -x: the run ends when it exits */
 	return 0;
 fail:

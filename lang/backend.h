@@ -120,6 +120,7 @@ struct vm {
 	char msg[1024];			/* "ERROR text near ..." for vm_error() */
 
 	struct strbuf out;		/* script output */
+	struct strbuf value;		/* $value of procfs and input probes */
 	struct strbuf scratch;		/* sprintf */
 	char *sbuf_tmp;			/* maxstrlen bytes: built-ins' scratch */
 	char *bret;			/* maxstrlen bytes: built-ins' results */

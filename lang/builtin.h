@@ -78,12 +78,18 @@ int bsys_tz_gmtoff(struct vm *, struct lang_val *, int, struct lang_val *, char 
 int bsys_tz_name(struct vm *, struct lang_val *, int, struct lang_val *, char *);
 int bsys_raise(struct vm *, struct lang_val *, int, struct lang_val *, char *);
 int bsys_abort(struct vm *, struct lang_val *, int, struct lang_val *, char *);
+int bsys_value_get(struct vm *, struct lang_val *, int, struct lang_val *, char *);
+int bsys_value_set(struct vm *, struct lang_val *, int, struct lang_val *, char *);
+int bsys_value_append(struct vm *, struct lang_val *, int, struct lang_val *, char *);
 
 #define BUILTIN_SYS_ROWS						\
 	{ "ctime", S, 1, { L }, bsys_ctime, NULL },			\
 	{ "tz_gmtoff", L, 0, { 0 }, bsys_tz_gmtoff, NULL },		\
 	{ "tz_name", S, 0, { 0 }, bsys_tz_name, NULL },			\
 	{ "raise", L, 1, { L }, bsys_raise, NULL },			\
-	{ "abort", L, 0, { 0 }, bsys_abort, NULL }
+	{ "abort", L, 0, { 0 }, bsys_abort, NULL },			\
+	{ "__value_get", S, 0, { 0 }, bsys_value_get, NULL },		\
+	{ "__value_set", L, 1, { S }, bsys_value_set, NULL },		\
+	{ "__value_append", L, 1, { S }, bsys_value_append, NULL }
 
 #endif

@@ -3,7 +3,9 @@
  * Built-ins on the calendar and the process: ctime(), tz_gmtoff() and
  * tz_name() (stap's ctime and tzinfo tapsets: tz_ctime() is in the
  * language, scripts/tapset/tzinfo.stp), raise() and abort() (the signal
- * and logging tapsets).
+ * and logging tapsets), and $value of procfs and input probes (the
+ * elaborator turns reads of it into __value_get(), `$value = x` into
+ * __value_set(x), `$value .= x` into __value_append(x)).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -117,4 +119,31 @@ int bsys_abort(struct vm *vm, struct lang_val *a, int n,
 	vm->abort_req = true;
 	vm->err = "abort()";
 	return -1;
+}
+
+/* $value: as long as the handler makes it (a procfs file's contents);
+ * read back as a string of at most MAXSTRINGLEN. */
+int bsys_value_get(struct vm *vm, struct lang_val *a, int n,
+		   struct lang_val *ret, char *buf)
+{
+	snprintf(buf, vm->maxstr, "%s", vm->value.len ? vm->value.buf : "");
+	ret->s = buf;
+	return 0;
+}
+
+int bsys_value_set(struct vm *vm, struct lang_val *a, int n,
+		   struct lang_val *ret, char *buf)
+{
+	fmt_sb_reset(&vm->value);
+	fmt_sb_addstr(&vm->value, a[0].s);
+	ret->l = 0;
+	return 0;
+}
+
+int bsys_value_append(struct vm *vm, struct lang_val *a, int n,
+		      struct lang_val *ret, char *buf)
+{
+	fmt_sb_addstr(&vm->value, a[0].s);
+	ret->l = 0;
+	return 0;
 }

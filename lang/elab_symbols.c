@@ -330,6 +330,50 @@ static bool is_dollars(const char *name)
 			!strcmp(name, "$$locals") || !strcmp(name, "$$return"));
 }
 
+/* Make @e a call of the $value built-in @fn (with @arg, taken over). */
+static void value_call(struct scope *sc, struct ast_expr *e, const char *fn,
+		       struct ast_expr *arg)
+{
+	struct ast_expr *c = ast_expr_new(AST_E_CALL, e->loc);
+
+	c->u.call.name = xstrdup(fn);
+	if (arg)
+		AST_VEC_PUSH(&c->u.call.args, arg);
+	elab_replace_expr(e, c);
+	resolve_call(sc, e);
+}
+
+/*
+ * `$value = x` and `$value .= x` in a probe whose $value the script
+ * holds (PROV_VAR_VALUE): calls of __value_set(x) and __value_append(x).
+ * True when @e was such an assignment.
+ */
+static bool value_assign(struct scope *sc, struct ast_expr *e)
+{
+	struct ast_expr *l = e->u.bin.left, *r;
+	const struct prov_probe *pp;
+	struct prov_var v = { 0 };
+
+	if (l->kind != AST_E_TARGET || !sc->probe || !l->u.target.name ||
+	    l->u.target.ncomps || l->u.target.addressof || l->u.target.raw)
+		return false;
+	pp = sc->probe->pp;
+	if (!pp->prov->var || pp->prov->var(pp, l->u.target.name + 1, &v) < 0 ||
+	    !(v.flags & PROV_VAR_VALUE))
+		return false;
+	if (e->op != AST_OP_ASSIGN && e->op != AST_OP_CONCAT_ASSIGN) {
+		diag_error(sc->e->diag, e->loc, "%s is a string: only = and .= "
+			   "write it", l->u.target.name);
+		return true;
+	}
+	r = e->u.bin.right;
+	e->u.bin.right = NULL;
+	resolve_expr(sc, r);
+	value_call(sc, e, e->op == AST_OP_ASSIGN ? "__value_set" :
+		   "__value_append", r);
+	return true;
+}
+
 /* $name, $name[i]; returns false when the probe has no such variable. */
 static bool resolve_target(struct scope *sc, struct ast_expr *e, bool quiet)
 {
@@ -368,6 +412,12 @@ static bool resolve_target(struct scope *sc, struct ast_expr *e, bool quiet)
 			diag_error(sc->e->diag, e->loc, "no target variable "
 				   "'%s' in probe '%s'", name, pp->pp);
 		return false;
+	}
+	if ((v.flags & PROV_VAR_VALUE) && !e->u.target.addressof &&
+	    !e->u.target.ncomps) {
+		if (!quiet)	/* read: __value_get() */
+			value_call(sc, e, "__value_get", NULL);
+		return true;
 	}
 	if (e->u.target.addressof || e->u.target.ncomps > 1 ||
 	    (e->u.target.ncomps == 1 &&
@@ -431,6 +481,8 @@ static int name_expr(struct ast_expr *e, void *ctx)
 		diag_error(sc->e->diag, e->loc, "unexpected '*'");
 		return 0;
 	case AST_E_ASSIGN:
+		if (value_assign(sc, e))
+			return 1;
 		resolve_expr(sc, e->u.bin.left);
 		check_lvalue(sc, e->u.bin.left);
 		resolve_expr(sc, e->u.bin.right);

@@ -82,6 +82,11 @@ struct lex_config {
 	 * the configuration cannot be read, NULL and *err says why */
 	const char *(*kconfig)(void *ctx, const char *name, const char **err);
 	void *kconfig_ctx;
+	/* macro libraries (stap's .stpm files): their @defines are known
+	 * to every file the preprocessor reads; a file's own @define of the
+	 * same name hides a library's */
+	const struct diag_file *const *macro_libs;
+	size_t nmacro_libs;
 };
 
 struct lexer;

@@ -22,6 +22,7 @@
  *    expansions, and the lexer quiet: a skipped branch may hold what this
  *    version cannot read, or a `$3` beyond the arguments given).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
@@ -40,6 +41,7 @@ struct tokvec {
 
 struct macro {
 	struct macro *next;
+	bool library;		/* from a .stpm file: a script may hide it */
 	char *name;		/* without the '@' */
 	char **params;
 	size_t nparams;
@@ -311,7 +313,7 @@ static void define_macro(struct pp *pp, struct token *at)
 		goto drop;
 	}
 	old = find_macro(pp, m->name);
-	if (old) {
+	if (old && !old->library) {
 		diag_error(pp->d, m->loc, "redefinition of macro '@%s'",
 			   m->name);
 		diag_note(pp->d, old->loc, "'@%s' was first defined here",
@@ -931,6 +933,35 @@ void pp_next(struct pp *pp, struct token *t)
 	}
 }
 
+/* A macro library: its @defines, marked as the library's; anything else
+ * in it is an error. */
+static void load_library(struct pp *pp, const struct diag_file *lib)
+{
+	struct macro *m;
+	struct token t = { 0 };
+	bool said = false;
+
+	pp->lx = lex_new(pp->d, lib, &pp->cfg);
+	for (;;) {
+		pp_next(pp, &t);
+		if (t.kind == TOK_EOF)
+			break;
+		if (!said)
+			diag_error(pp->d, t.loc, "a macro library (.stpm) holds "
+				   "only @define");
+		said = true;
+		lex_token_release(&t);
+	}
+	lex_token_release(&t);
+	lex_token_release(&pp->pending);
+	pp->has_pending = false;
+	pp->nconds = 0;
+	lex_free(pp->lx);
+	pp->lx = NULL;
+	for (m = pp->macros; m; m = m->next)
+		m->library = true;
+}
+
 struct pp *pp_new(struct diag *d, const struct diag_file *src,
 		  const struct lex_config *cfg)
 {
@@ -961,8 +992,51 @@ struct pp *pp_new(struct diag *d, const struct diag_file *src,
 		memcpy(pp->kernel_v, pp->cfg.kernel_vr, n);
 		pp->kernel_v[n] = '\0';
 	}
+	for (n = 0; n < pp->cfg.nmacro_libs; n++)
+		load_library(pp, pp->cfg.macro_libs[n]);
 	pp->lx = lex_new(d, src, &pp->cfg);
 	return pp;
+}
+
+static int cmp_path(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+size_t pp_macro_libs(struct diag *d, const char *const *dirs,
+		     const struct diag_file ***out)
+{
+	const struct diag_file **v = NULL, *f;
+	size_t n = 0, i, k;
+
+	for (; dirs && *dirs; dirs++) {
+		char **names = NULL;
+		size_t nn = 0;
+		struct dirent *de;
+		DIR *dp = opendir(*dirs);
+
+		if (!dp)
+			continue;
+		while ((de = readdir(dp))) {
+			k = strlen(de->d_name);
+			if (k <= 5 || strcmp(de->d_name + k - 5, ".stpm"))
+				continue;
+			names = xrealloc(names, (nn + 1) * sizeof(*names));
+			names[nn++] = xasprintf("%s/%s", *dirs, de->d_name);
+		}
+		closedir(dp);
+		qsort(names, nn, sizeof(*names), cmp_path);
+		for (i = 0; i < nn; i++) {
+			if (diag_read_file(d, names[i], &f) == 0) {
+				v = xrealloc(v, (n + 1) * sizeof(*v));
+				v[n++] = f;
+			}
+			free(names[i]);
+		}
+		free(names);
+	}
+	*out = v;
+	return n;
 }
 
 void pp_free(struct pp *pp)

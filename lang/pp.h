@@ -42,4 +42,12 @@ void pp_free(struct pp *pp);
  */
 void pp_next(struct pp *pp, struct token *t);
 
+/*
+ * The macro libraries in @dirs (NULL-ended): every "*.stpm" file, sorted
+ * by name within each directory, read and registered in @d.  The array
+ * (*@out, freed by the caller) holds their count entries.
+ */
+size_t pp_macro_libs(struct diag *d, const char *const *dirs,
+		     const struct diag_file ***out);
+
 #endif

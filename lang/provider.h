@@ -107,6 +107,10 @@ struct prov_var {
 #define PROV_VAR_RETURN		(1 << 2)	/* $return: $$return */
 #define PROV_VAR_UNAVAILABLE	(1 << 3)	/* cannot be read here: "=?" */
 #define PROV_VAR_HEX		(1 << 4)	/* $$vars prints it as 0x%x */
+/* $value of procfs and input probes: a string the handler reads and
+ * writes (= and .=), of any length, that the provider sets before the
+ * handler and reads after it (run_value()); fetch() is not asked */
+#define PROV_VAR_VALUE		(1 << 5)
 
 /*
  * What user_string(), kernel_long()... read at the address a target

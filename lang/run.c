@@ -166,6 +166,16 @@ int run_global_add(struct run *r, int global, const char *key, int64_t delta)
 	return err;
 }
 
+const char *run_prometheus(const struct run *r)
+{
+	return r->o->prometheus;
+}
+
+struct strbuf *run_value(struct run *r)
+{
+	return vm_value(r->vm);
+}
+
 bool run_fire(struct run *r, struct prov_probe *p, void *ev)
 {
 	if (r->state != p->state || (r->exiting && p->state == PROV_RUNNING))

@@ -40,6 +40,7 @@ struct run_opts {
 	struct vm_limits lim;	/* -D MAXACTION=... */
 	long maxerrors;		/* -D MAXERRORS (0: the first error ends) */
 	unsigned long buffer_kb; /* -s: per-CPU ring size, 0: the kernel's */
+	const char *prometheus;	/* --prometheus [ADDR:]PORT, or NULL */
 	/* the probe families, attached in order; NULL-ended (prov/prov.h) */
 	const struct provider *const *providers;
 };
@@ -80,6 +81,8 @@ struct loop *run_loop(struct run *r);
 
 /* The per-CPU ring size asked for (KiB), 0 for the kernel's default. */
 unsigned long run_buffer_kb(const struct run *r);
+/* --prometheus: where to serve the prometheus probe, or NULL. */
+const char *run_prometheus(const struct run *r);
 /* target(): the -c command's PID or -x PID, known before attach; 0: none. */
 pid_t run_target(const struct run *r);
 
@@ -96,6 +99,10 @@ bool run_fire(struct run *r, struct prov_probe *p, void *ev);
 /* Add @delta to a long global (@key NULL) or to its element @key:
  * kernel counts of counting probes (provider sync()).  0 or -errno. */
 int run_global_add(struct run *r, int global, const char *key, int64_t delta);
+
+/* $value of procfs and input probes, which the handler reads and writes:
+ * the provider sets it before run_fire() and reads it after. */
+struct strbuf *run_value(struct run *r);
 
 /* Write the output buffered so far (end of a batch of events). */
 void run_flush(struct run *r);

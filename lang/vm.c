@@ -177,6 +177,7 @@ void vm_free(struct vm *vm)
 	free(vm->tok_buf);
 	free(vm->match_str);
 	fmt_sb_release(&vm->out);
+	fmt_sb_release(&vm->value);
 	fmt_sb_release(&vm->scratch);
 	free(vm);
 }
@@ -189,6 +190,11 @@ void vm_set_target(struct vm *vm, pid_t pid)
 const char *vm_error(const struct vm *vm)
 {
 	return vm->msg;
+}
+
+struct strbuf *vm_value(struct vm *vm)
+{
+	return &vm->value;
 }
 
 bool vm_exit_requested(const struct vm *vm)

@@ -37,6 +37,7 @@ struct vm_limits {
 #define VM_ERR_NESTING	 "MAXNESTING exceeded"
 
 struct vm;
+struct strbuf;
 
 /**
  * vm_new() - an interpreter for @prog with its globals initialized
@@ -75,6 +76,10 @@ int vm_fire(struct vm *vm, int probe, void *ev);
  * another shape.
  */
 int vm_global_add(struct vm *vm, int global, const char *key, int64_t delta);
+
+/* $value of procfs and input probes: the provider sets it before
+ * vm_fire() and reads it after (lang/builtin_sys.c reads and writes it). */
+struct strbuf *vm_value(struct vm *vm);
 
 /* "division by 0 near operator '/' at t.stp:3:10" after vm_fire() failed. */
 const char *vm_error(const struct vm *vm);

@@ -14,6 +14,7 @@ const struct provider *const prov_all[] = {
 	&prov_trace,
 	&prov_kprobe,
 	&prov_procs,
+	&prov_procfs,
 	&prov_uprobe,
 	NULL,
 };

@@ -24,6 +24,10 @@ extern const struct provider prov_perf;
 /* procs.c: process.begin/end, process.thread.begin/end, on a path or PID */
 extern const struct provider prov_procs;
 
+/* procfs.c: procfs("name").read/.write (FIFOs under /run/tapkit/PID),
+ * input.char/line, and the prometheus endpoint */
+extern const struct provider prov_procfs;
+
 /* uprobe.c: process("path"|PID).function/statement/mark(...) */
 extern const struct provider prov_uprobe;
 
