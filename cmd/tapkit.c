@@ -841,6 +841,18 @@ static int passes_mode(struct tool *t)
 
 /* --- the run: the skeleton's setup, begin, end and teardown --- */
 
+/* Whether @prog has the probe --prometheus serves (prov/procfs.c). */
+static bool has_prometheus(const struct prog *prog)
+{
+	static const char pp[] = "procfs(\"__prometheus\").read";
+	size_t i;
+
+	for (i = 0; i < prog->nprobes; i++)
+		if (!strncmp(prog->probes[i].pp->pp, pp, sizeof(pp) - 1))
+			return true;
+	return false;
+}
+
 static char **main_argv;
 
 /*
@@ -907,6 +919,10 @@ static int check(struct tool *t, int argc, char **argv, int optind)
 	rc = compile(tk, t);
 	if (rc != TK_EXIT_OK)
 		goto fail;
+	if (o->prometheus && !has_prometheus(tk->prog)) {
+		pr_err("--prometheus: the script has no prometheus probe");
+		goto fail;
+	}
 	if (private_libs(tk) < 0)
 		goto fail;
 	tk->ro.out = stdout;

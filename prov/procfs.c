@@ -361,7 +361,7 @@ static int on_stdin(struct loop *l, int fd, void *arg)
 	struct state *s = (struct state *)((char *)arg -
 					   offsetof(struct state, pending));
 	char buf[4096];
-	ssize_t k = read(fd, buf, sizeof(buf)), i;
+	ssize_t k = read(0, buf, sizeof(buf)), i;
 
 	if (k < 0 && (errno == EAGAIN || errno == EINTR))
 		return 0;
@@ -474,7 +474,7 @@ static int attach_file(struct state *s, struct prov_probe *p)
 static int attach_input(struct state *s)
 {
 	struct termios raw;
-	int fl = fcntl(0, F_GETFL);
+	int fl = fcntl(0, F_GETFL), rc;
 
 	if (fl < 0) {
 		run_error(s->run, "input.%s: no standard input: %s",
@@ -490,7 +490,12 @@ static int attach_input(struct state *s)
 			s->tty_set = true;
 	}
 	fcntl(0, F_SETFL, fl | O_NONBLOCK);
-	return loop_add(run_loop(s->run), 0, on_stdin, &s->pending);
+	/* a file (or /dev/null) cannot be in an epoll set, and never waits:
+	 * a chunk of it every millisecond */
+	rc = loop_add(run_loop(s->run), 0, on_stdin, &s->pending);
+	if (rc == -EPERM)
+		rc = loop_timer(run_loop(s->run), 0, 1, on_stdin, &s->pending);
+	return rc < 0 ? rc : 0;
 }
 
 static int procfs_attach(struct run *run, struct prov_probe *const *probes,
