@@ -451,6 +451,89 @@ static void check_lvalue(struct scope *sc, struct ast_expr *l)
 			   "(variable or array element)");
 }
 
+/* @defined(@op): whether the probe has what @op names, asked quietly. */
+static bool defined_now(struct scope *sc, struct ast_expr *op)
+{
+	if (op->kind == AST_E_CALL)
+		return elab_raw_call(sc->e, sc->probe, op, true) >= 0;
+	if (op->kind == AST_E_TARGET)
+		return resolve_target(sc, op, true);
+	return true;
+}
+
+/*
+ * A condition made of @defined() (with numbers, !, && and ||) is decided
+ * at compile time, as stap does, so that `@defined($x) ? $x : 0` and
+ * `if (@defined($x)) ... $x ...` elaborate where $x does not exist: 1 or
+ * 0, or -1 when @c is not such a condition.
+ */
+static int defined_cond(struct scope *sc, struct ast_expr *c, bool *any)
+{
+	int a, b;
+
+	switch (c->kind) {
+	case AST_E_NUM:
+		return c->u.num != 0;
+	case AST_E_DEFINED:
+		*any = true;
+		return defined_now(sc, c->u.unary.operand);
+	case AST_E_UNARY:
+		if (c->op != AST_OP_NOT)
+			return -1;
+		a = defined_cond(sc, c->u.unary.operand, any);
+		return a < 0 ? -1 : !a;
+	case AST_E_LOGICAL:
+		a = defined_cond(sc, c->u.bin.left, any);
+		b = defined_cond(sc, c->u.bin.right, any);
+		if (a < 0 || b < 0)
+			return -1;
+		return c->op == AST_OP_LAND ? a && b : a || b;
+	default:
+		return -1;
+	}
+}
+
+/* `@defined(...) ? a : b`: the branch the condition picks, alone. */
+static int prune_ternary(struct scope *sc, struct ast_expr *e)
+{
+	bool any = false;
+	int v = defined_cond(sc, e->u.ternary.cond, &any);
+	struct ast_expr *keep;
+
+	if (v < 0 || !any)
+		return 0;
+	keep = v ? e->u.ternary.then : e->u.ternary.els;
+	*(v ? &e->u.ternary.then : &e->u.ternary.els) = NULL;
+	elab_replace_expr(e, keep);
+	resolve_expr(sc, e);
+	return 1;
+}
+
+/* `if (@defined(...)) a else b`: the statement the condition picks. */
+static int prune_if(struct scope *sc, struct ast_stmt *s)
+{
+	bool any = false;
+	int v = defined_cond(sc, s->u.if_.cond, &any);
+	struct ast_stmt *keep, *old;
+
+	if (v < 0 || !any)
+		return 0;
+	keep = v ? s->u.if_.then : s->u.if_.els;
+	*(v ? &s->u.if_.then : &s->u.if_.els) = NULL;
+	old = xmalloc(sizeof(*old));
+	*old = *s;
+	if (keep) {
+		*s = *keep;
+		free(keep);
+	} else {
+		memset(&s->u, 0, sizeof(s->u));
+		s->kind = AST_S_BLOCK;
+	}
+	ast_stmt_free(old);
+	resolve_stmt(sc, s);
+	return 1;
+}
+
 /*
  * The walk's callbacks.  Most kinds only need their children resolved,
  * which the walk does; these are the ones that mean something here.
@@ -504,13 +587,11 @@ static int name_expr(struct ast_expr *e, void *ctx)
 	case AST_E_TARGET:
 		resolve_target(sc, e, false);
 		return 1;
+	case AST_E_TERNARY:
+		return prune_ternary(sc, e);
 	case AST_E_DEFINED:
 		op = e->u.unary.operand;
-		found = true;
-		if (op->kind == AST_E_CALL && elab_raw_call(sc->e, sc->probe, op, true) < 0)
-			found = false;
-		else if (op->kind == AST_E_TARGET)
-			found = resolve_target(sc, op, true);
+		found = defined_now(sc, op);
 		ast_expr_free(op);
 		e->kind = AST_E_NUM;
 		e->u.num = found;
@@ -600,6 +681,8 @@ static int name_stmt(struct ast_stmt *s, void *ctx)
 	struct scope *sc = ctx;
 
 	switch (s->kind) {
+	case AST_S_IF:
+		return prune_if(sc, s);
 	case AST_S_FOREACH:
 		resolve_foreach(sc, s);
 		return 1;

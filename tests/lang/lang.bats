@@ -115,6 +115,10 @@ load helpers
 	golden defined
 }
 
+@test "defined_prune" {
+	golden defined_prune
+}
+
 @test "dry_run" {
 	golden dry_run
 }

@@ -175,3 +175,15 @@ probe end { println("end") }'
 	[ "$output" = "end" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
 }
+
+@test "tapkit: @defined() decides at compile time; @choose_defined() picks what the probe has" {
+	run_pid tapkit -c "$SYSLOOP getppid 345" -e 'global c
+probe kernel.trace("raw_syscalls:sys_enter") {
+	if (pid() == target() && $id == 110)
+		c[@choose_defined($id, -1), @defined($nosuch) ? $nosuch : -2]++
+}
+probe end { foreach ([a, b] in c) printf("%d %d %d\n", a, b, c[a, b]) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$output" = "110 -2 345" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
