@@ -138,6 +138,24 @@ script='probe process(@1).function("handle_request").return { printf("request %d
 show "tapkit -e '$script' $work -c '$work 3 10'"
 "$bin/tapkit" -e "$script" "$work" -c "$work 3 10" 2>&1 | grep -v '^handled'
 
+step "tapkit --prometheus: a script's counters scraped over HTTP, as Prometheus does"
+echo "    (sysloop makes 2500 getppid() calls; curl asks /metrics as a scraper would)"
+script='global c
+probe syscall.getppid { if (execname() == "sysloop") c[execname()]++ }
+probe prometheus { @prometheus_dump_array1(c, "getppid_calls", "comm") }'
+show "tapkit --prometheus 127.0.0.1:19099 -e '$script'"
+TAPKIT_READY_FILE=$tmp/ready.prom "$bin/tapkit" --prometheus 127.0.0.1:19099 -e "$script" \
+	>"$tmp/out" 2>"$tmp/err" &
+pid=$!
+for _ in $(seq 1 100); do [ -e "$tmp/ready.prom" ] && break; sleep 0.05; done
+"$loop" getppid 2500
+sleep 0.3
+show "curl -s http://127.0.0.1:19099/metrics"
+curl -s http://127.0.0.1:19099/metrics
+kill -INT "$pid"
+wait "$pid"
+grep -v '^Tracing' "$tmp/err" >&2 || true
+
 step "profile: CPU stacks sampled at 999 Hz, counted; the hottest ones, folded"
 echo "    (cpusplit spends 3 parts of its CPU time in busy_three() for 1 in busy_one())"
 split=$top/build/tests/helpers/cpusplit
