@@ -564,6 +564,8 @@ const struct builtin builtin_table[] = {
 	BUILTIN_STACK_ROWS,
 	/* calendar and process (lang/builtin_sys.c) */
 	BUILTIN_SYS_ROWS,
+	/* tasks (lang/builtin_task.c) */
+	BUILTIN_TASK_ROWS,
 	/* what needs more than tapkit has */
 	{ "system", L, 1, { S }, NULL, "running commands from a script is "
 	  "not supported" },

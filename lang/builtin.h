@@ -92,4 +92,34 @@ int bsys_value_append(struct vm *, struct lang_val *, int, struct lang_val *, ch
 	{ "__value_set", L, 1, { S }, bsys_value_set, NULL },		\
 	{ "__value_append", L, 1, { S }, bsys_value_append, NULL }
 
+/* ---- lang/builtin_task.c: stap's task tapset, on task handles ---- */
+#define BTASK(f) int f(struct vm *, struct lang_val *, int, struct lang_val *, char *)
+BTASK(btask_current); BTASK(btask_pid2task); BTASK(btask_make);
+BTASK(btask_pid); BTASK(btask_tid); BTASK(btask_parent);
+BTASK(btask_execname); BTASK(btask_uid); BTASK(btask_euid);
+BTASK(btask_gid); BTASK(btask_egid); BTASK(btask_state);
+BTASK(btask_prio); BTASK(btask_nice); BTASK(btask_cpu);
+BTASK(btask_start_time); BTASK(btask_open_files); BTASK(btask_max_files);
+#undef BTASK
+
+#define BUILTIN_TASK_ROWS						\
+	{ "task_current", L, 0, { 0 }, btask_current, NULL },		\
+	{ "pid2task", L, 1, { L }, btask_pid2task, NULL },		\
+	{ "__task_make", L, 2, { L, L }, btask_make, NULL },		\
+	{ "task_pid", L, 1, { L }, btask_pid, NULL },			\
+	{ "task_tid", L, 1, { L }, btask_tid, NULL },			\
+	{ "task_parent", L, 1, { L }, btask_parent, NULL },		\
+	{ "task_execname", S, 1, { L }, btask_execname, NULL },		\
+	{ "task_uid", L, 1, { L }, btask_uid, NULL },			\
+	{ "task_euid", L, 1, { L }, btask_euid, NULL },			\
+	{ "task_gid", L, 1, { L }, btask_gid, NULL },			\
+	{ "task_egid", L, 1, { L }, btask_egid, NULL },			\
+	{ "task_state", L, 1, { L }, btask_state, NULL },		\
+	{ "task_prio", L, 1, { L }, btask_prio, NULL },			\
+	{ "task_nice", L, 1, { L }, btask_nice, NULL },			\
+	{ "task_cpu", L, 1, { L }, btask_cpu, NULL },			\
+	{ "task_start_time", L, 1, { L }, btask_start_time, NULL },	\
+	{ "task_open_file_handles", L, 1, { L }, btask_open_files, NULL }, \
+	{ "task_max_file_handles", L, 1, { L }, btask_max_files, NULL }
+
 #endif

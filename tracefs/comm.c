@@ -11,8 +11,10 @@
  * task_rename, with the name the kernel really gave, before its
  * sched_process_exec) and updates the cache when they come by,
  * in timestamp order: records before an exec show the old name, those
- * after it the new one.  Unless the command asked for those events too,
- * they are not delivered to it.
+ * after it the new one.  task:task_newtask names a new task (its parent's
+ * name, until it execs) with its process, so that a child that forks,
+ * runs and is reaped before its records are read is still named.  Unless
+ * the command asked for those events too, they are not delivered to it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,7 +52,7 @@ void comm_track_init(struct session *s, struct comm_track *ct)
 	struct tp *tp;
 
 	memset(ct, 0, sizeof(*ct));
-	ct->exec_id = ct->rename_id = -1;
+	ct->exec_id = ct->rename_id = ct->fork_id = -1;
 	tp = track(s, "sched", "sched_process_exec", &ct->deliver_exec);
 	if (tp && !format_field(tp->event, "filename", &ct->exec_file) &&
 	    !format_field(tp->event, "pid", &ct->exec_pid))
@@ -59,6 +61,11 @@ void comm_track_init(struct session *s, struct comm_track *ct)
 	if (tp && !format_field(tp->event, "newcomm", &ct->rename_comm) &&
 	    !format_field(tp->event, "pid", &ct->rename_pid))
 		ct->rename_id = tp->id;
+	tp = track(s, "task", "task_newtask", &ct->deliver_fork);
+	if (tp && !format_field(tp->event, "pid", &ct->fork_pid) &&
+	    !format_field(tp->event, "comm", &ct->fork_comm) &&
+	    !format_field(tp->event, "clone_flags", &ct->fork_flags))
+		ct->fork_id = tp->id;
 }
 
 bool comm_track_event(struct comm_track *ct, const struct tk_event *ev)
@@ -78,6 +85,16 @@ bool comm_track_event(struct comm_track *ct, const struct tk_event *ev)
 		base = base ? base + 1 : buf;
 		task_cache_set((pid_t)field_int(ev, &ct->exec_pid), base, -1);
 		return !ct->deliver_exec;
+	}
+	if (ev->id == ct->fork_id) {
+		pid_t child = (pid_t)field_int(ev, &ct->fork_pid), tgid = child;
+
+		/* CLONE_THREAD: a thread of its parent's process */
+		if (field_int(ev, &ct->fork_flags) & 0x10000)
+			tgid = task_cache_tgid(ev->pid);
+		field_str(ev, &ct->fork_comm, buf, sizeof(buf));
+		task_cache_set(child, buf, tgid);
+		return !ct->deliver_fork;
 	}
 	if (ev->id == ct->rename_id) {
 		field_str(ev, &ct->rename_comm, buf, sizeof(buf));

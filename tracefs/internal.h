@@ -154,9 +154,11 @@ void loss_report_new(struct session *s);
 /* ---- comm.c: task names that follow exec and renames -------------------- */
 
 struct comm_track {
-	int exec_id, rename_id;			/* -1: not recorded */
-	bool deliver_exec, deliver_rename;	/* the command asked for them */
+	int exec_id, rename_id, fork_id;	/* -1: not recorded */
+	/* the command asked for them */
+	bool deliver_exec, deliver_rename, deliver_fork;
 	struct tk_field exec_file, exec_pid, rename_comm, rename_pid;
+	struct tk_field fork_pid, fork_comm, fork_flags;
 };
 /* Record the renaming events in @s too (before the rings are opened). */
 void comm_track_init(struct session *s, struct comm_track *ct);

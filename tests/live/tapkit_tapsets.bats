@@ -187,3 +187,50 @@ probe end { foreach ([a, b] in c) printf("%d %d %d\n", a, b, c[a, b]) }'
 	[ "$output" = "110 -2 345" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
 }
+
+@test "tapkit: a ctime-stamped kprocess.create/exit log with task_*() of each child" {
+	run_pid tapkit -o "$BATS_TEST_TMPDIR/out" -c "$FORKER 3" -e 'global kids
+probe kprocess.create {
+	if (pid() == target()) {
+		kids[task_pid(task)] = 1
+		printf("%s create %d %d %s\n", ctime(), task_pid(task), task_tid(task),
+		       task_execname(task_current()))
+	}
+}
+probe kprocess.exit {
+	if (task_pid(task) in kids)
+		printf("%s exit %d %d %s %d\n", ctime(gettimeofday_s()), task_pid(task),
+		       task_tid(task), task_execname(task), task_uid(task))
+}'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	local year out=$BATS_TEST_TMPDIR/out c
+	year=$(date -u +%Y)
+	[ "$(wc -l <"$out")" -eq 6 ] || { cat "$out"; false; }
+	# stap's ctime(): "Wed Jun 30 21:49:08 1993", UTC, 24 characters
+	grep -vE "^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ 1-3][0-9] [0-2][0-9]:[0-5][0-9]:[0-6][0-9] $year (create|exit) " "$out" &&
+		{ cat "$out"; false; }
+	for c in $(awk '/^child/ { print $2 }' <<<"$output"); do
+		[ "$(grep -c " create $c $c forker$" "$out")" -eq 1 ] || { cat "$out"; false; }
+		[ "$(grep -c " exit $c $c forker 0$" "$out")" -eq 1 ] || { cat "$out"; false; }
+	done
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit: task_*() of task_current() are the event's, exact; pid2task() reads /proc" {
+	# sysloop lives 0.3 s after each of its 3 lseek() calls
+	run_pid tapkit -c "$SYSLOOP seq 3 1 300000" -e 'global done
+probe syscall.lseek {
+	if (pid() == target() && !done) {
+		done = 1
+		t = task_current()
+		printf("%d %d %d %s %d %d %d\n", task_pid(t) == pid(), task_tid(t) == tid(),
+		       task_pid(task_parent(t)) == ppid(), task_execname(t), task_uid(t) == uid(),
+		       task_cpu(t) == cpu(), task_nice(t))
+	}
+}
+probe end { p = pid2task(1); printf("%d %d\n", task_pid(p), task_tid(p)) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$output" = "1 1 1 sysloop 1 1 0
+1 1" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}

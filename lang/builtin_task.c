@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stap's task tapset: task_current(), pid2task() and the task_*()
+ * functions of a task.
+ *
+ * stap's task is a kernel task_struct address; tapkit's handlers run in
+ * its own process, so a task here is a handle: bit 62 set, the thread id
+ * in bits 0-21 and the process id in bits 22-43 (PID_MAX_LIMIT is 2^22).
+ * task_pid() and task_tid() of a handle are exact.  The rest are exact
+ * for the task the event happened in (from the event's context, as
+ * pid() and execname() are) and read from /proc/TID otherwise, when the
+ * handler runs: a task that has exited by then reads as 0 or "".
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/task.h"
+#include "lang/backend.h"
+#include "lang/builtin.h"
+
+#define TASK_BIT	(1LL << 62)
+#define ID_MASK		((1LL << 22) - 1)
+
+static int64_t make(int64_t tid, int64_t pid)
+{
+	if (tid <= 0 || tid > ID_MASK)
+		return 0;
+	if (pid <= 0 || pid > ID_MASK)
+		pid = tid;
+	return TASK_BIT | (pid << 22) | tid;
+}
+
+/* The thread id of handle @t, or -1 after the error stap would give. */
+static pid_t tid_of(struct vm *vm, const char *fn, int64_t t)
+{
+	if (t && (t & ~(TASK_BIT | (ID_MASK << 22) | ID_MASK)) == 0 &&
+	    (t & TASK_BIT))
+		return (pid_t)(t & ID_MASK);
+	if (t < 0)
+		vm_raise(vm, "%s: 0x%llx is a kernel task_struct address: tapkit "
+			 "reads tasks by handle (task_current(), pid2task()); "
+			 "for a target variable use @cast(..., \"task_struct\")",
+			 fn, (unsigned long long)t);
+	else
+		vm_raise(vm, "%s: 0x%llx is not a task", fn,
+			 (unsigned long long)t);
+	return -1;
+}
+
+/* Whether @tid is the thread the event happened in. */
+static bool current(struct vm *vm, pid_t tid)
+{
+	struct lang_val v;
+
+	vm_context(vm, PROV_CTX_TID, &v);
+	return v.l == tid;
+}
+
+/* Field @name of /proc/@tid/status ("Uid:"): its @col-th number. */
+static int64_t status_num(pid_t tid, const char *name, int col)
+{
+	char path[64], line[256];
+	int64_t v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	if (!(f = fopen(path, "r")))
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line + strlen(name);
+
+		if (strncmp(line, name, strlen(name)))
+			continue;
+		while (col-- > 0 && p)
+			v = strtoll(p, &p, 10);
+		break;
+	}
+	fclose(f);
+	return v;
+}
+
+/* Field @n (1-based, as proc(5) counts) of /proc/@tid/stat: as a number,
+ * or its first character with @chr. */
+static int64_t stat_field(pid_t tid, int n, bool chr)
+{
+	char path[64], buf[1024], *p;
+	ssize_t k;
+	int fd, i;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	k = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (k <= 0)
+		return -1;
+	buf[k] = '\0';
+	/* the comm (field 2) may hold spaces and ')': after its last ')' */
+	if (!(p = strrchr(buf, ')')))
+		return -1;
+	p++;
+	for (i = 3; i < n && p; i++)
+		p = strchr(p + 1, ' ');
+	if (!p)
+		return -1;
+	p++;
+	return chr ? (unsigned char)*p : strtoll(p, NULL, 10);
+}
+
+#define TASK_ARG(fn)							\
+	pid_t tid = tid_of(vm, fn, a[0].l);				\
+	if (tid < 0)							\
+		return -1
+
+int btask_current(struct vm *vm, struct lang_val *a, int n,
+		  struct lang_val *ret, char *buf)
+{
+	struct lang_val tid, pid;
+
+	vm_context(vm, PROV_CTX_TID, &tid);
+	vm_context(vm, PROV_CTX_PID, &pid);
+	ret->l = make(tid.l, pid.l);
+	return 0;
+}
+
+/* pid2task(pid): the task of a process (its main thread), 0 if none */
+int btask_pid2task(struct vm *vm, struct lang_val *a, int n,
+		   struct lang_val *ret, char *buf)
+{
+	ret->l = a[0].l > 0 && task_exists((pid_t)a[0].l) ?
+		 make(a[0].l, task_tgid((pid_t)a[0].l)) : 0;
+	return 0;
+}
+
+/* __task_make(tid, pid): a handle of a task a record names (tapsets) */
+int btask_make(struct vm *vm, struct lang_val *a, int n,
+	       struct lang_val *ret, char *buf)
+{
+	ret->l = make(a[0].l, a[1].l);
+	return 0;
+}
+
+int btask_pid(struct vm *vm, struct lang_val *a, int n,
+	      struct lang_val *ret, char *buf)
+{
+	TASK_ARG("task_pid");
+	ret->l = (a[0].l >> 22) & ID_MASK;
+	(void)tid;
+	return 0;
+}
+
+int btask_tid(struct vm *vm, struct lang_val *a, int n,
+	      struct lang_val *ret, char *buf)
+{
+	TASK_ARG("task_tid");
+	ret->l = tid;
+	return 0;
+}
+
+int btask_parent(struct vm *vm, struct lang_val *a, int n,
+		 struct lang_val *ret, char *buf)
+{
+	struct lang_val v;
+	pid_t pp;
+
+	TASK_ARG("task_parent");
+	if (current(vm, tid)) {
+		vm_context(vm, PROV_CTX_PPID, &v);
+		pp = (pid_t)v.l;
+	} else {
+		pp = task_ppid(tid);
+	}
+	ret->l = pp > 0 ? make(pp, pp) : 0;
+	return 0;
+}
+
+int btask_execname(struct vm *vm, struct lang_val *a, int n,
+		   struct lang_val *ret, char *buf)
+{
+	TASK_ARG("task_execname");
+	if (current(vm, tid)) {
+		vm_context(vm, PROV_CTX_EXECNAME, ret);
+		return 0;
+	}
+	if (task_comm(tid, buf, vm->maxstr) < 0)
+		buf[0] = '\0';
+	ret->s = buf;
+	return 0;
+}
+
+#define TASK_ID_FN(fname, name, ctx, field, col)			\
+int fname(struct vm *vm, struct lang_val *a, int n,			\
+	  struct lang_val *ret, char *buf)				\
+{									\
+	TASK_ARG(name);							\
+	if (current(vm, tid))						\
+		vm_context(vm, ctx, ret);				\
+	else								\
+		ret->l = status_num(tid, field, col);			\
+	return 0;							\
+}
+
+TASK_ID_FN(btask_uid, "task_uid", PROV_CTX_UID, "Uid:", 1)
+TASK_ID_FN(btask_euid, "task_euid", PROV_CTX_EUID, "Uid:", 2)
+TASK_ID_FN(btask_gid, "task_gid", PROV_CTX_GID, "Gid:", 1)
+TASK_ID_FN(btask_egid, "task_egid", PROV_CTX_EGID, "Gid:", 2)
+
+/* task_state(): the kernel's state bits (TASK_RUNNING 0, INTERRUPTIBLE 1,
+ * UNINTERRUPTIBLE 2, __TASK_STOPPED 4, __TASK_TRACED 8, EXIT_DEAD 16,
+ * EXIT_ZOMBIE 32, TASK_IDLE 0x402) from /proc's letter */
+int btask_state(struct vm *vm, struct lang_val *a, int n,
+		struct lang_val *ret, char *buf)
+{
+	TASK_ARG("task_state");
+	switch (stat_field(tid, 3, true)) {
+	case 'S': ret->l = 1; break;
+	case 'D': ret->l = 2; break;
+	case 'T': ret->l = 4; break;
+	case 't': ret->l = 8; break;
+	case 'X': ret->l = 16; break;
+	case 'Z': ret->l = 32; break;
+	case 'I': ret->l = 0x402; break;
+	default: ret->l = 0; break;	/* R, or gone */
+	}
+	return 0;
+}
+
+#define TASK_STAT_FN(fname, name, field)				\
+int fname(struct vm *vm, struct lang_val *a, int n,			\
+	  struct lang_val *ret, char *buf)				\
+{									\
+	int64_t v;							\
+	TASK_ARG(name);							\
+	v = stat_field(tid, field, false);				\
+	ret->l = v < 0 && (field) != 19 ? 0 : v;			\
+	return 0;							\
+}
+
+/* task_prio(): prio - MAX_RT_PRIO (20 at nice 0), /proc's "priority" */
+TASK_STAT_FN(btask_prio, "task_prio", 18)
+TASK_STAT_FN(btask_nice, "task_nice", 19)
+
+int btask_cpu(struct vm *vm, struct lang_val *a, int n,
+	      struct lang_val *ret, char *buf)
+{
+	int64_t v;
+
+	TASK_ARG("task_cpu");
+	if (current(vm, tid)) {
+		vm_context(vm, PROV_CTX_CPU, ret);
+		return 0;
+	}
+	v = stat_field(tid, 39, false);
+	ret->l = v < 0 ? 0 : v;
+	return 0;
+}
+
+/* task_start_time(): ns since boot */
+int btask_start_time(struct vm *vm, struct lang_val *a, int n,
+		     struct lang_val *ret, char *buf)
+{
+	unsigned long long ticks;
+	long hz = sysconf(_SC_CLK_TCK);
+
+	TASK_ARG("task_start_time");
+	ret->l = task_start_time(tid, &ticks) == 0 && hz > 0 ?
+		 (int64_t)(ticks * (1000000000ULL / (unsigned long long)hz)) : 0;
+	return 0;
+}
+
+/* task_open_file_handles(): the process's open descriptors */
+int btask_open_files(struct vm *vm, struct lang_val *a, int n,
+		     struct lang_val *ret, char *buf)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+
+	TASK_ARG("task_open_file_handles");
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)tid);
+	ret->l = 0;
+	if (!(d = opendir(path)))
+		return 0;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			ret->l++;
+	closedir(d);
+	return 0;
+}
+
+/* task_max_file_handles(): its RLIMIT_NOFILE soft limit */
+int btask_max_files(struct vm *vm, struct lang_val *a, int n,
+		    struct lang_val *ret, char *buf)
+{
+	char path[64], line[256];
+	FILE *f;
+
+	TASK_ARG("task_max_file_handles");
+	snprintf(path, sizeof(path), "/proc/%d/limits", (int)tid);
+	ret->l = 0;
+	if (!(f = fopen(path, "r")))
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "Max open files", 14)) {
+			ret->l = strtoll(line + 14, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return 0;
+}
