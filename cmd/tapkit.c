@@ -90,6 +90,8 @@ static const char usage[] =
 "  -D NAME=VALUE     a limit: MAXACTION, MAXNESTING, MAXSTRINGLEN,\n"
 "                    MAXMAPENTRIES, MAXERRORS, STP_MAXMEMORY (KiB)...\n"
 "  -I DIR            also look for tapsets in DIR\n"
+"  -g                (stap's guru mode) refused: tapkit runs no embedded C\n"
+"                    and never writes to the traced system\n"
 "  -p NUM            stop after pass NUM: 1 parse tree, 2 elaborated\n"
 "                    probes, 3 bytecode and tracefs definitions,\n"
 "                    4 everything but attaching\n"
@@ -155,6 +157,7 @@ static const struct tool_option options[] = {
 	{ 's', NULL, required_argument, NULL },
 	{ 'D', NULL, required_argument, NULL },
 	{ 'I', NULL, required_argument, NULL },
+	{ 'g', NULL, no_argument, NULL },
 	{ 'p', NULL, required_argument, NULL },
 	{ 'l', NULL, required_argument, NULL },
 	{ 'L', NULL, required_argument, NULL },
@@ -257,6 +260,10 @@ static void option(struct tool *t, int c, const char *arg)
 		if (o->ndirs == MAX_DIRS)
 			usage_error("too many -I directories");
 		o->dirs[o->ndirs++] = arg;
+		break;
+	case 'g':
+		usage_error("-g (guru mode) is not supported: tapkit runs no "
+			    "embedded C and never writes to the traced system");
 		break;
 	case 'p': o->pass = (int)opt_num("-p", arg, 1, 5); break;
 	case 'l': case 'L':

@@ -500,6 +500,32 @@ MEM_LONG_FN(b_user_int)
 MEM_LONG_FN(b_kernel_long)
 MEM_LONG_FN(b_kernel_int)
 
+/*
+ * The width variants (user_int8(), user_ushort(), kernel_char()...): the
+ * probe reads 8 bytes at the address (a long), and the low @bits of them
+ * are the value, little-endian, sign-extended unless unsigned.  Reading
+ * 8 bytes, such a read faults where fewer than 8 bytes are mapped after
+ * the address (the last bytes of a mapping), where stap's would not.
+ */
+#define MEM_WIDTH_FN(fname, type)					\
+static int fname(struct vm *vm, struct lang_val *a, int n,		\
+		 struct lang_val *ret, char *buf)			\
+{									\
+	ret->l = (int64_t)(type)(uint64_t)a[n - 1].l;			\
+	return 0;							\
+}
+
+MEM_WIDTH_FN(b_user_s8, int8_t)
+MEM_WIDTH_FN(b_user_u8, uint8_t)
+MEM_WIDTH_FN(b_user_s16, int16_t)
+MEM_WIDTH_FN(b_user_u16, uint16_t)
+MEM_WIDTH_FN(b_user_s32, int32_t)
+MEM_WIDTH_FN(b_user_u32, uint32_t)
+MEM_WIDTH_FN(b_user_s64, int64_t)
+MEM_WIDTH_FN(b_kernel_s8, int8_t)
+MEM_WIDTH_FN(b_kernel_s16, int16_t)
+MEM_WIDTH_FN(b_kernel_s64, int64_t)
+
 const struct builtin builtin_table[] = {
 	/* context */
 	{ "pid", L, 0, { 0 }, b_pid, NULL },
@@ -560,6 +586,20 @@ const struct builtin builtin_table[] = {
 	{ "user_int", L, 1, { L }, b_user_int, NULL },
 	{ "kernel_long", L, 1, { L }, b_kernel_long, NULL },
 	{ "kernel_int", L, 1, { L }, b_kernel_int, NULL },
+	{ "user_char", L, 1, { L }, b_user_s8, NULL },
+	{ "user_short", L, 1, { L }, b_user_s16, NULL },
+	{ "user_ushort", L, 1, { L }, b_user_u16, NULL },
+	{ "user_int8", L, 1, { L }, b_user_s8, NULL },
+	{ "user_uint8", L, 1, { L }, b_user_u8, NULL },
+	{ "user_int16", L, 1, { L }, b_user_s16, NULL },
+	{ "user_uint16", L, 1, { L }, b_user_u16, NULL },
+	{ "user_int32", L, 1, { L }, b_user_s32, NULL },
+	{ "user_uint32", L, 1, { L }, b_user_u32, NULL },
+	{ "user_int64", L, 1, { L }, b_user_s64, NULL },
+	{ "user_uint64", L, 1, { L }, b_user_s64, NULL },
+	{ "kernel_char", L, 1, { L }, b_kernel_s8, NULL },
+	{ "kernel_short", L, 1, { L }, b_kernel_s16, NULL },
+	{ "kernel_pointer", L, 1, { L }, b_kernel_s64, NULL },
 	/* stacks and symbols (lang/builtin_stack.c) */
 	BUILTIN_STACK_ROWS,
 	/* calendar and process (lang/builtin_sys.c) */
@@ -584,6 +624,12 @@ int builtin_mem(const struct builtin *b)
 		{ b_user_int, PROV_MEM_UINT },
 		{ b_kernel_long, PROV_MEM_KLONG },
 		{ b_kernel_int, PROV_MEM_KINT },
+		{ b_user_s8, PROV_MEM_ULONG }, { b_user_u8, PROV_MEM_ULONG },
+		{ b_user_s16, PROV_MEM_ULONG }, { b_user_u16, PROV_MEM_ULONG },
+		{ b_user_s32, PROV_MEM_ULONG }, { b_user_u32, PROV_MEM_ULONG },
+		{ b_user_s64, PROV_MEM_ULONG },
+		{ b_kernel_s8, PROV_MEM_KLONG }, { b_kernel_s16, PROV_MEM_KLONG },
+		{ b_kernel_s64, PROV_MEM_KLONG },
 	};
 	size_t i;
 

@@ -445,7 +445,8 @@ static void check_lvalue(struct scope *sc, struct ast_expr *l)
 		return;
 	if (l->kind == AST_E_TARGET)
 		diag_error(sc->e->diag, l->loc, "target variables cannot be "
-			   "written");
+			   "written: tapkit reads the traced program and never "
+			   "changes it (stap's guru mode)");
 	else
 		diag_error(sc->e->diag, l->loc, "expected an lvalue "
 			   "(variable or array element)");

@@ -538,7 +538,7 @@ static struct ast_stmt *parse_statement(struct parser *p)
 		}
 		break;
 	case TOK_EMBEDDED:
-		parse_report(p, loc, "embedded C code is not supported");
+		parse_report(p, loc, "embedded C code is not supported: tapkit compiles no C (no guru mode)");
 		parse_next(p);
 		return NULL;
 	default:
@@ -959,7 +959,7 @@ static void parse_function(struct parser *p, bool private_)
 			parse_report(p, loc, "specified priority must be > 0");
 	}
 	if (parse_at(p, TOK_EMBEDDED)) {
-		parse_report(p, p->tok.loc, "embedded C code is not supported");
+		parse_report(p, p->tok.loc, "embedded C code is not supported: tapkit compiles no C (no guru mode)");
 		parse_next(p);
 		goto fail;
 	}
@@ -1024,7 +1024,7 @@ static void parse_script(struct parser *p)
 				parse_global(p, true);
 			break;
 		case TOK_EMBEDDED:
-			parse_report(p, p->tok.loc, "embedded C code is not supported");
+			parse_report(p, p->tok.loc, "embedded C code is not supported: tapkit compiles no C (no guru mode)");
 			parse_next(p);
 			break;
 		default:

@@ -523,8 +523,14 @@ static void skip_parens(struct parser *p)
 static struct ast_expr *unsupported_atword(struct parser *p)
 {
 	struct diag_loc loc = p->tok.loc;
+	const char *w = p->tok.text;
 
-	parse_report(p, loc, "'%s' is not supported", p->tok.text);
+	parse_report(p, loc, "'%s' is not supported: %s", w,
+		     !strcmp(w, "@const") ? "it reads a C constant through "
+		     "embedded C, which tapkit does not compile" :
+		     !strcmp(w, "@probewrite") ? "tapkit reads the traced "
+		     "system and never writes to it" : "an operator of stap's "
+		     "own tapsets, for their embedded C");
 	parse_next(p);
 	skip_parens(p);
 	return ast_num(loc, 0);	/* stands in; the declaration is dropped */
@@ -668,7 +674,7 @@ static struct ast_expr *parse_value(struct parser *p)
 	case TOK_STRING:
 		return parse_literal(p);
 	case TOK_EMBEDDED:
-		parse_report(p, loc, "embedded C code is not supported");
+		parse_report(p, loc, "embedded C code is not supported: tapkit compiles no C (no guru mode)");
 		parse_next(p);
 		return ast_num(loc, 0);	/* stands in; the declaration is dropped */
 	default:

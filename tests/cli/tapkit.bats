@@ -47,6 +47,9 @@ expect_usage_error() {
 	expect_usage_error "-D MAXACTION needs a value" tapkit -D MAXACTION -e 'probe begin {}'
 	expect_usage_error "-c and -x cannot be used together" tapkit -c true -x 1 -e 'probe begin {}'
 	expect_usage_error "unexpected argument 'x'" tapkit -l begin x
+	expect_usage_error "-g (guru mode) is not supported: tapkit runs no embedded C and never writes to the traced system" \
+		tapkit -g -e 'probe begin {}'
+	expect_usage_error "--prometheus: 'x:y' is not [ADDR:]PORT" tapkit --prometheus x:y -e 'probe begin {}'
 }
 
 @test "tapkit: a missing script file is an error, exit 1" {

@@ -87,6 +87,10 @@ load helpers
 	golden compile_syntax
 }
 
+@test "compile_target_write" {
+	golden compile_target_write
+}
+
 @test "compile_types" {
 	golden compile_types
 }
@@ -365,6 +369,10 @@ load helpers
 
 @test "unsupported" {
 	golden unsupported
+}
+
+@test "unsupported_writes" {
+	golden unsupported_writes
 }
 
 @test "while_loops" {

@@ -734,6 +734,25 @@ n=3" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
 }
 
+@test "tapkit: the width variants, user_char() and user_int8() to user_uint64() (eprobes)" {
+	require_eprobes
+	# "/nonexistent/tapkit": 2f 6e 6f 6e 65 78 69 73 74 ...
+	run_pid tapkit -c "$SYSLOOP fail 1" -e '
+probe kernel.trace("syscalls:sys_enter_openat") {
+	if (pid() == target() && $flags == 0)
+		printf("%d %d %d %d %d %d %d %d %d %x %x\n", user_int8($filename),
+		       user_uint8($filename + 1), user_char($filename + 2),
+		       user_short($filename), user_ushort($filename + 4),
+		       user_int16($filename + 4), user_uint16($filename + 6),
+		       user_int32($filename + 4), user_uint32($filename + 4),
+		       user_int64($filename), user_uint64($filename + 1))
+}'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$output" = "47 110 111 28207 30821 30821 29545 1936291941 1936291941 736978656e6f6e2f 74736978656e6f6e" ] ||
+		{ show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
 @test "tapkit: user_string() of an unmapped address raises stap's copy fault error (eprobes)" {
 	require_eprobes
 	f=$BATS_TEST_TMPDIR/fault.stp

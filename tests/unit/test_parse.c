@@ -681,23 +681,25 @@ UNIT_TEST(parse_rejects_embedded_c_and_unsupported)
 	CHECK_ERRORS("%{ #include <x> %}\n"
 		     "function f() %{ return; %}\n"
 		     "probe begin { %{ 1 %} ; x = %{ 2 %} }\n",
-		     "t.stp:1:1: error: embedded C code is not supported\n"
+		     "t.stp:1:1: error: embedded C code is not supported: tapkit compiles no C (no guru mode)\n"
 		     "%{ #include <x> %}\n"
 		     "^\n"
-		     "t.stp:2:14: error: embedded C code is not supported\n"
+		     "t.stp:2:14: error: embedded C code is not supported: tapkit compiles no C (no guru mode)\n"
 		     "function f() %{ return; %}\n"
 		     "             ^\n"
-		     "t.stp:3:15: error: embedded C code is not supported\n"
+		     "t.stp:3:15: error: embedded C code is not supported: tapkit compiles no C (no guru mode)\n"
 		     "probe begin { %{ 1 %} ; x = %{ 2 %} }\n"
 		     "              ^\n"
-		     "t.stp:3:29: error: embedded C code is not supported\n"
+		     "t.stp:3:29: error: embedded C code is not supported: tapkit compiles no C (no guru mode)\n"
 		     "probe begin { %{ 1 %} ; x = %{ 2 %} }\n"
 		     "                            ^\n");
 	CHECK_ERRORS("probe end { y = @const(\"X\") + @kderef(4, p) }",
-		     "t.stp:1:17: error: '@const' is not supported\n"
+		     "t.stp:1:17: error: '@const' is not supported: it reads a C "
+		     "constant through embedded C, which tapkit does not compile\n"
 		     "probe end { y = @const(\"X\") + @kderef(4, p) }\n"
 		     "                ^\n"
-		     "t.stp:1:31: error: '@kderef' is not supported\n"
+		     "t.stp:1:31: error: '@kderef' is not supported: an operator of "
+		     "stap's own tapsets, for their embedded C\n"
 		     "probe end { y = @const(\"X\") + @kderef(4, p) }\n"
 		     "                              ^\n");
 	/* @cast and @var parse into targets (their errors come later) */
