@@ -95,6 +95,7 @@ CTX_FN(b_execname, PROV_CTX_EXECNAME)
 CTX_FN(b_cpu, PROV_CTX_CPU)
 CTX_FN(b_probefunc, PROV_CTX_PROBEFUNC)
 CTX_FN(b_is_return, PROV_CTX_IS_RETURN)
+CTX_FN(b_user_mode, PROV_CTX_USER_MODE)
 
 static int b_pp(struct vm *vm, struct lang_val *a, int n,
 		struct lang_val *ret, char *buf)
@@ -541,6 +542,7 @@ const struct builtin builtin_table[] = {
 	{ "probefunc", S, 0, { 0 }, b_probefunc, NULL },
 	{ "target", L, 0, { 0 }, b_target, NULL },
 	{ "is_return", L, 0, { 0 }, b_is_return, NULL },
+	{ "user_mode", L, 0, { 0 }, b_user_mode, NULL },
 	/* time */
 	{ "gettimeofday_s", L, 0, { 0 }, b_tod_s, NULL },
 	{ "gettimeofday_ms", L, 0, { 0 }, b_tod_ms, NULL },
@@ -609,6 +611,9 @@ const struct builtin builtin_table[] = {
 	/* what needs more than tapkit has */
 	{ "system", L, 1, { S }, NULL, "running commands from a script is "
 	  "not supported" },
+	{ "bdevname", S, 1, { L }, NULL, "it reads the kernel's struct "
+	  "block_device; the block tracepoints' dev field with MAJOR() and "
+	  "MINOR() names the device" },
 };
 
 const size_t builtin_count = sizeof(builtin_table) / sizeof(builtin_table[0]);

@@ -61,6 +61,8 @@ enum prov_ctx {
 	PROV_CTX_CPU,
 	PROV_CTX_PROBEFUNC,	/* string */
 	PROV_CTX_IS_RETURN,	/* is_return(): a return probe */
+	PROV_CTX_USER_MODE,	/* user_mode(): the event happened in user
+				 * space (uprobes, user samples); else 0 */
 	PROV_CTX_TIME,		/* when the event happened, ns on
 				 * CLOCK_MONOTONIC (the time built-ins) */
 	PROV_CTX_COUNT_

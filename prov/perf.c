@@ -172,6 +172,9 @@ static int perf_context(const struct prov_probe *p, void *evp,
 	case PROV_CTX_IS_RETURN:
 		out->l = 0;
 		return 0;
+	case PROV_CTX_USER_MODE:
+		out->l = h->ip < USER_TOP;
+		return 0;
 	default:
 		return -ENOENT;
 	}

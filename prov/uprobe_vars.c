@@ -438,6 +438,9 @@ int uprobe_context(const struct prov_probe *p, void *evp, enum prov_ctx what,
 	case PROV_CTX_IS_RETURN:
 		out->l = d->ret;
 		return 0;
+	case PROV_CTX_USER_MODE:
+		out->l = 1;
+		return 0;
 	default:
 		return record_context(evp, d->s, what, out);
 	}

@@ -234,3 +234,19 @@ probe end { p = pid2task(1); printf("%d %d\n", task_pid(p), task_tid(p)) }'
 1 1" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
 }
+
+@test "tapkit: user_mode() is 1 in uprobes, 0 in tracepoints and begin" {
+	local sp=$TAPKIT_BUILD/tests/helpers/stackprog
+	run_pid tapkit -c "$sp main 0" -e '
+probe begin { printf("begin %d\n", user_mode()) }
+probe process(@1).function("c") { printf("uprobe %d\n", user_mode()) }
+probe kernel.trace("syscalls:sys_enter_getppid") {
+	if (pid() == target()) printf("tracepoint %d\n", user_mode())
+}' "$sp"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	# the two providers' records are not ordered between them
+	[ "$(sort <<<"$output")" = "begin 0
+tracepoint 0
+uprobe 1" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
