@@ -250,3 +250,55 @@ tracepoint 0
 uprobe 1" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
 }
+
+@test "tapkit: a thread_indent() call tracer over a program's functions, as para-callgraph.stp" {
+	local sp=$TAPKIT_BUILD/tests/helpers/stackprog
+	run_pid tapkit -c "$sp main 0" -e '
+probe process(@1).function("a").call, process(@1).function("b").call,
+      process(@1).function("c").call
+{
+	printf("%s -> %s\n", thread_indent(1), probefunc())
+}
+probe process(@1).function("a").return, process(@1).function("b").return,
+      process(@1).function("c").return
+{
+	printf("%s <- %s\n", thread_indent(-1), probefunc())
+}
+probe end { printf("target %d\n", target()) }' "$sp"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	local t
+	t=$(sed -n 's/^target //p' <<<"$output")
+	# "%6d %s:%-*s": microseconds since the outermost call, the thread,
+	# one space per level
+	[ "$(sed 's/^ *[0-9]\+ /T /' <<<"$output")" = "T stackprog($t): -> a
+T stackprog($t):  -> b
+T stackprog($t):   -> c
+T stackprog($t):   <- c
+T stackprog($t):  <- b
+T stackprog($t): <- a
+target $t" ] || { show_run; false; }
+	# the first is the outermost call's own time, and time goes forward
+	[ "$(awk 'NR == 1 { print $1 }' <<<"$output")" = 0 ]
+	awk 'NR <= 6 { if ($1 < last) exit 1; last = $1 }' <<<"$output"
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit: an ansi_clear_screen() top-like display over syscall_any" {
+	run_pid tapkit -c "$SYSLOOP getppid 777" -e 'global c
+probe syscall_any { if (pid() == target()) c[name]++ }
+function show() {
+	ansi_clear_screen()
+	ansi_set_color(1, 0, 1); printf("%-12s %8s", "SYSCALL", "COUNT"); ansi_reset_color()
+	ansi_new_line()
+	foreach (n in c- limit 1) printf("%-12s %8d\n", n, c[n])
+}
+probe timer.ms(100) { show() }
+probe end { show() }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	local esc=$'\033' last
+	# the last screen: cleared, a bold header, the target's busiest call
+	last=${output##*"${esc}[1;1H${esc}[J"}
+	[ "$last" = "${esc}[0;1;1mSYSCALL         COUNT${esc}[0;0m
+getppid           777" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
