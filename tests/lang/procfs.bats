@@ -37,6 +37,13 @@ start() {
 	return 1
 }
 
+# compile_error SCRIPT MESSAGE: -p2 of SCRIPT fails with MESSAGE first
+compile_error() {
+	run --separate-stderr "$BIN/tapkit" -p2 -e "$1"
+	[ "$status" -eq 1 ] || { echo "# $1: status $status"; return 1; }
+	[ "${stderr_lines[0]}" = "$2" ] || { echo "# $1: $stderr"; return 1; }
+}
+
 # stop: SIGINT, its exit status in $STATUS
 stop() {
 	kill -INT "$PID"
@@ -118,21 +125,16 @@ line [last]
 }
 
 @test "procfs and input errors: located, at compile time or at start, nothing left" {
-	run --separate-stderr "$BIN/tapkit" -p2 -e 'probe procfs("a/b").read { }'
-	[ "$status" -eq 1 ]
-	[ "${stderr_lines[0]}" = "<input>:1:14: error: a procfs file name is one path component, not empty" ]
-	run --separate-stderr "$BIN/tapkit" -p2 -e 'probe procfs("x").open { }'
-	[ "$status" -eq 1 ]
-	[ "${stderr_lines[0]}" = "<input>:1:19: error: expected procfs(\"name\").read or .write" ]
-	run --separate-stderr "$BIN/tapkit" -p2 -e 'probe procfs("x").write.maxsize(9) { }'
-	[ "$status" -eq 1 ]
-	[ "${stderr_lines[0]}" = "<input>:1:25: error: unexpected component after procfs(...).read/.write" ]
-	run --separate-stderr "$BIN/tapkit" -p2 -e 'probe input.word { }'
-	[ "$status" -eq 1 ]
-	[ "${stderr_lines[0]}" = "<input>:1:7: error: expected input.char or input.line" ]
-	run --separate-stderr "$BIN/tapkit" -p2 -e 'probe procfs("x").read { $value += 1 }'
-	[ "$status" -eq 1 ]
-	[ "${stderr_lines[0]}" = "<input>:1:26: error: \$value is a string: only = and .= write it" ]
+	compile_error 'probe procfs("a/b").read { }' \
+		"<input>:1:14: error: a procfs file name is one path component, not empty"
+	compile_error 'probe procfs("x").open { }' \
+		"<input>:1:19: error: expected procfs(\"name\").read or .write"
+	compile_error 'probe procfs("x").write.maxsize(9) { }' \
+		"<input>:1:25: error: unexpected component after procfs(...).read/.write"
+	compile_error 'probe input.word { }' \
+		"<input>:1:7: error: expected input.char or input.line"
+	compile_error 'probe procfs("x").read { $value += 1 }' \
+		"<input>:1:26: error: \$value is a string: only = and .= write it"
 	# one name read and written: refused when the run starts
 	run --separate-stderr "$BIN/tapkit" -e 'probe procfs("rw").read { } probe procfs("rw").write { }'
 	[ "$status" -eq 1 ]
