@@ -1025,7 +1025,8 @@ size_t pp_macro_libs(struct diag *d, const char *const *dirs,
 			names[nn++] = xasprintf("%s/%s", *dirs, de->d_name);
 		}
 		closedir(dp);
-		qsort(names, nn, sizeof(*names), cmp_path);
+		if (nn)
+			qsort(names, nn, sizeof(*names), cmp_path);
 		for (i = 0; i < nn; i++) {
 			if (diag_read_file(d, names[i], &f) == 0) {
 				v = xrealloc(v, (n + 1) * sizeof(*v));
