@@ -236,7 +236,7 @@ probe end { p = pid2task(1); printf("%d %d\n", task_pid(p), task_tid(p)) }'
 }
 
 @test "tapkit: user_mode() is 1 in uprobes, 0 in tracepoints and begin" {
-	local sp=$TAPKIT_BUILD/tests/helpers/stackprog
+	local sp=$TAPKIT_TOP/build/tests/helpers/stackprog
 	run_pid tapkit -c "$sp main 0" -e '
 probe begin { printf("begin %d\n", user_mode()) }
 probe process(@1).function("c") { printf("uprobe %d\n", user_mode()) }
@@ -252,7 +252,7 @@ uprobe 1" ] || { show_run; false; }
 }
 
 @test "tapkit: a thread_indent() call tracer over a program's functions, as para-callgraph.stp" {
-	local sp=$TAPKIT_BUILD/tests/helpers/stackprog
+	local sp=$TAPKIT_TOP/build/tests/helpers/stackprog
 	run_pid tapkit -c "$sp main 0" -e '
 probe process(@1).function("a").call, process(@1).function("b").call,
       process(@1).function("c").call
