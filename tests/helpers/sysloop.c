@@ -7,6 +7,9 @@
  *   sysloop seq N K USEC     lseek(-1, i, SEEK_SET) for i = 1..N (EBADF), the
  *                            offsets a sequence; a USEC microsecond sleep
  *                            after every K calls
+ *   sysloop touch N          map N pages at 0x200000000000 (nothing else
+ *                            is there), write a byte to each, unmap them:
+ *                            N write faults at known addresses
  *   sysloop wait-stdin ...   first block until a byte arrives on stdin
  * Prints nothing; exits 0.
  */
@@ -14,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "wait_stdin.h"
@@ -24,7 +28,7 @@ int main(int argc, char **argv)
 
 	wait_stdin(&argc, &argv);
 	if (argc < 3 || (!strcmp(argv[1], "seq") && argc < 5)) {
-		fprintf(stderr, "usage: sysloop [wait-stdin] getppid|fail N | seq N K USEC\n");
+		fprintf(stderr, "usage: sysloop [wait-stdin] getppid|fail|badpath|touch N | seq N K USEC\n");
 		return 2;
 	}
 	n = strtol(argv[2], NULL, 10);
@@ -46,6 +50,18 @@ int main(int argc, char **argv)
 			if (k > 0 && i % k == 0)
 				usleep((useconds_t)usec);
 		}
+	} else if (!strcmp(argv[1], "touch")) {
+		char *p = mmap((void *)0x200000000000UL, (size_t)n * 4096,
+			       PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
+			       MAP_FIXED_NOREPLACE, -1, 0);
+
+		if (p == MAP_FAILED) {
+			perror("sysloop: mmap");
+			return 1;
+		}
+		for (i = 0; i < n; i++)
+			((volatile char *)p)[i * 4096] = 1;
+		munmap(p, (size_t)n * 4096);
 	} else {
 		return 2;
 	}

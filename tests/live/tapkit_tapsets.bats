@@ -302,3 +302,48 @@ probe end { show() }'
 getppid           777" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
 }
+
+@test "tapkit: vm.pagefault, vm.mmap and vm.munmap of a process touching 64 pages" {
+	require_tracefs_file events/exceptions/page_fault_user
+	# sysloop touch maps 64 pages at 0x200000000000 and writes a byte to each
+	run_pid tapkit -c "$SYSLOOP touch 64" -e 'global c, m, u
+probe vm.pagefault {
+	if (pid() == target() && address >= 0x200000000000 &&
+	    address < 0x200000000000 + 64 * 4096)
+		c[name, write_access, address & 4095]++
+}
+probe vm.mmap { if (pid() == target() && address == 0x200000000000) m[name, length]++ }
+probe vm.munmap { if (pid() == target() && address == 0x200000000000) u[name, length]++ }
+probe end {
+	foreach ([n, w, off] in c) printf("%s write=%d offset=%d %d\n", n, w, off, c[n, w, off])
+	foreach ([n, l] in m) printf("%s %d %d\n", n, l, m[n, l])
+	foreach ([n, l] in u) printf("%s %d %d\n", n, l, u[n, l])
+}'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$output" = "pagefault write=1 offset=0 64
+mmap 262144 1
+munmap 262144 1" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit: softirq.entry and softirq.exit pair up on each CPU; vm.* and irq_handler.* list their variables" {
+	run_pid tapkit -T 1 -e 'global open, ok, bad
+probe softirq.entry { open[cpu()] = vec_nr + 1 }
+probe softirq.exit {
+	if (cpu() in open) {
+		if (open[cpu()] == vec_nr + 1) ok++; else bad++
+		delete open[cpu()]
+	}
+}
+probe end { printf("%d %d\n", ok > 0, bad) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$output" = "1 0" ] || { show_run; false; }
+	run --separate-stderr tapkit -L 'irq_handler.*'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$(cut -d' ' -f1-3 <<<"$output")" = "irq_handler.entry irq:long dev_name:string
+irq_handler.exit irq:long ret:long" ] || { show_run; false; }
+	run --separate-stderr tapkit -L 'vm.kmalloc'
+	[ "$(cut -d' ' -f1-7 <<<"$output")" = "vm.kmalloc name:string call_site:long ptr:long bytes_req:long bytes_alloc:long gfp_flags:long" ] ||
+		{ show_run; false; }
+	assert_clean "$RUN_PID"
+}
