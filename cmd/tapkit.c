@@ -814,14 +814,19 @@ static void top_release_output(struct tapkit *tk)
 
 static int cleanup_mode(struct tool *t)
 {
-	int n = session_cleanup_stale();
+	int n = session_cleanup_stale(), files = procfs_cleanup_stale();
 
 	if (n < 0) {
 		pr_err("cannot clean up stale sessions: %s", strerror(-n));
 		return TK_EXIT_RUNTIME;
 	}
+	if (files < 0) {
+		pr_err("cannot clean up /run/tapkit: %s", strerror(-files));
+		return TK_EXIT_RUNTIME;
+	}
 	if (tk_verbose)
-		fprintf(stderr, "removed %d stale session(s)\n", n);
+		fprintf(stderr, "removed %d stale session(s), %d directory(ies) "
+			"of procfs files\n", n, files);
 	return TK_EXIT_OK;
 }
 

@@ -35,12 +35,15 @@
 #include <string.h>
 #include <termios.h>
 #include <unistd.h>
+#include <dirent.h>
+#include <signal.h>
 #include <sys/inotify.h>
 #include <sys/stat.h>
 
 #include "common/httpd.h"
 #include "common/log.h"
 #include "common/loop.h"
+#include "common/task.h"
 #include "lang/diag.h"
 #include "lang/fmt_sb.h"
 #include "lang/run.h"
@@ -593,6 +596,47 @@ static void procfs_free(struct prov_probe *p)
 	if (d)
 		free(d->name);
 	free(d);
+}
+
+/* Whether /run/tapkit/@name belongs to a tapkit that is gone. */
+static bool stale(const char *name)
+{
+	char *end, comm[32];
+	long pid = strtol(name, &end, 10);
+
+	if (*end || pid <= 0)
+		return false;
+	if (kill((pid_t)pid, 0) < 0 && errno == ESRCH)
+		return true;
+	/* the PID taken again by another program */
+	return task_comm((pid_t)pid, comm, sizeof(comm)) == 0 &&
+	       strcmp(comm, "tapkit");
+}
+
+int procfs_cleanup_stale(void)
+{
+	struct dirent *de, *fe;
+	DIR *d = opendir(RUN_DIR), *fd;
+	char path[PATH_MAX];
+	int n = 0;
+
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((de = readdir(d))) {
+		if (!stale(de->d_name))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", RUN_DIR, de->d_name);
+		if ((fd = opendir(path))) {
+			while ((fe = readdir(fd)))
+				if (fe->d_name[0] != '.')
+					unlinkat(dirfd(fd), fe->d_name, 0);
+			closedir(fd);
+		}
+		if (rmdir(path) == 0)
+			n++;
+	}
+	closedir(d);
+	return n;
 }
 
 const struct provider prov_procfs = {

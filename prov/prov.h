@@ -27,6 +27,9 @@ extern const struct provider prov_procs;
 /* procfs.c: procfs("name").read/.write (FIFOs under /run/tapkit/PID),
  * input.char/line, and the prometheus endpoint */
 extern const struct provider prov_procfs;
+/* Remove the /run/tapkit/PID directories of tapkit processes that are
+ * gone (--cleanup); how many, or -errno. */
+int procfs_cleanup_stale(void);
 
 /* uprobe.c: process("path"|PID).function/statement/mark(...) */
 extern const struct provider prov_uprobe;

@@ -172,3 +172,20 @@ three{a="p",b="2",c="q"} -1' ] || { cat "$DIR/__prometheus"; false; }
 	stop
 	[ "$STATUS" -eq 0 ]
 }
+
+@test "--cleanup removes the procfs files of a tapkit that was killed, and only those" {
+	start -e 'probe procfs("left").read { $value = "x" }'
+	local dead=$DIR
+	kill -KILL "$PID"
+	wait "$PID" 2>/dev/null || true
+	PID=
+	[ -p "$dead/left" ]
+	start -e 'probe procfs("alive").read { $value = "y\n" }'
+	run --separate-stderr "$BIN/tapkit" --cleanup
+	[ "$status" -eq 0 ] || { echo "# $stderr"; false; }
+	[ ! -e "$dead" ]
+	[ "$(cat "$DIR/alive")" = "y" ]
+	stop
+	[ "$STATUS" -eq 0 ]
+	[ ! -e "$DIR" ]
+}
