@@ -200,6 +200,47 @@ static void arity_error(struct scope *sc, struct ast_expr *e)
 }
 
 /*
+ * stap's returnstr(format): return_str(format, the probe's return value),
+ * which is $ret in a syscall's exit tracepoint, $return in a function's
+ * return, else returnval() (a register, where the provider reads one).
+ * False when @e is not such a call.
+ */
+static bool returnstr_call(struct scope *sc, struct ast_expr *e)
+{
+	const struct prov_probe *pp;
+	struct prov_var v = { 0 };
+	struct ast_expr *r;
+
+	if (strcmp(e->u.call.name, "returnstr") || e->u.call.args.n != 1 ||
+	    elab_find_func(sc->e, "returnstr", 1))
+		return false;
+	if (!sc->probe) {
+		diag_error(sc->e->diag, e->loc, "returnstr() reads the return "
+			   "value of the probe it is called in: call it in a "
+			   "probe handler");
+		return true;
+	}
+	pp = sc->probe->pp;
+	if (pp->prov->var && (pp->prov->var(pp, "ret", &v) == 0 ||
+			      pp->prov->var(pp, "return", &v) == 0)) {
+		r = ast_expr_new(AST_E_TARGET, e->loc);
+		r->u.target.name = xasprintf("$%s", v.name);
+	} else if (pp->prov->target) {
+		r = ast_expr_new(AST_E_CALL, e->loc);
+		r->u.call.name = xstrdup("returnval");
+	} else {
+		diag_error(sc->e->diag, e->loc, "returnstr() needs a return "
+			   "value: probe '%s' has none ($ret, $return)", pp->pp);
+		return true;
+	}
+	resolve_expr(sc, r);
+	AST_VEC_PUSH(&e->u.call.args, r);
+	free(e->u.call.name);
+	e->u.call.name = xstrdup("return_str");
+	return false;
+}
+
+/*
  * Functions and built-ins are overloaded by their number of arguments:
  * the script's or a tapset's function of that arity, else the built-in;
  * with neither, the error names the arity of one of the name.
@@ -211,6 +252,10 @@ static void resolve_call(struct scope *sc, struct ast_expr *e)
 	const struct builtin *b;
 	struct elab_func *f;
 
+	if (returnstr_call(sc, e))
+		return;
+	name = e->u.call.name;
+	nargs = (int)e->u.call.args.n;
 	/* the arguments were resolved by the walk, before the call */
 	for (;;) {
 		if ((f = elab_find_func(sc->e, name, nargs))) {

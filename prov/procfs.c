@@ -274,9 +274,17 @@ static void serve_read(struct file *f)
 	size = fcntl(f->fd, F_GETPIPE_SZ);
 	if (size >= 0 && (size_t)size < n)
 		fcntl(f->fd, F_SETPIPE_SZ, (int)n);
-	if (n && write(f->fd, v->buf, n) < 0)
-		run_warn(f->s->run, "cannot serve %s: %s", f->path,
-			 strerror(errno));
+	if (n) {
+		ssize_t k = write(f->fd, v->buf, n);
+
+		if (k < 0)
+			run_warn(f->s->run, "cannot serve %s: %s", f->path,
+				 strerror(errno));
+		else if ((size_t)k < n)	/* past pipe-max-size */
+			run_warn(f->s->run, "%s: %zd of %zu bytes served (the "
+				 "pipe's size; raise fs.pipe-max-size)",
+				 f->path, k, n);
+	}
 	close(f->fd);
 	f->fd = -1;
 	f->served = true;

@@ -83,6 +83,10 @@ load helpers
 	golden compile_repeat
 }
 
+@test "compile_returnstr" {
+	golden compile_returnstr
+}
+
 @test "compile_syntax" {
 	golden compile_syntax
 }

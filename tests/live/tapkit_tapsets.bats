@@ -347,3 +347,18 @@ irq_handler.exit irq:long ret:long" ] || { show_run; false; }
 		{ show_run; false; }
 	assert_clean "$RUN_PID"
 }
+
+@test "tapkit: returnstr() of a syscall's return and of a function's" {
+	local sp=$TAPKIT_TOP/build/tests/helpers/stackprog
+	run_pid tapkit -c "$SYSLOOP fail 3" -e 'global c
+probe syscall.openat.return { if (pid() == target() && retval < 0) c[returnstr(1), returnstr(2)]++ }
+probe end { foreach ([a, b] in c) printf("%s|%s %d\n", a, b, c[a, b]) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$output" = "-2 (ENOENT)|-2 (ENOENT) 3" ] || { show_run; false; }
+	# in a uprobe's return, returnval(): c() returns getppid(), tapkit's PID
+	run_pid tapkit -c "$sp main 0" -e '
+probe process(@1).function("c").return { println(returnstr(1)) }' "$sp"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$output" = "$RUN_PID" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
