@@ -147,6 +147,7 @@ struct task_entry {
 	pid_t tid;		/* 0: free */
 	pid_t tgid;		/* -1: not known (gone); 0: not looked up yet */
 	char comm[16];		/* "": not known yet */
+	char hint[16];		/* its parent's name when it forked */
 };
 
 static struct task_entry *cache;
@@ -166,6 +167,7 @@ static struct task_entry *lookup(pid_t tid)
 		e->tid = tid;
 		e->tgid = 0;
 		e->comm[0] = '\0';
+		e->hint[0] = '\0';
 	}
 	return e;
 }
@@ -178,6 +180,22 @@ void task_cache_set(pid_t tid, const char *comm, pid_t tgid)
 		snprintf(e->comm, sizeof(e->comm), "%s", comm);
 	if (tgid > 0)
 		e->tgid = tgid;
+}
+
+void task_cache_hint(pid_t tid, const char *comm, pid_t tgid)
+{
+	struct task_entry *e = lookup(tid);
+
+	snprintf(e->hint, sizeof(e->hint), "%s", comm);
+	if (tgid > 0 && e->tgid <= 0)
+		e->tgid = tgid;
+}
+
+const char *task_cache_hint_comm(pid_t tid)
+{
+	struct task_entry *e = slot(tid);
+
+	return e->tid == tid && e->hint[0] ? e->hint : NULL;
 }
 
 const char *task_cache_comm(pid_t tid)

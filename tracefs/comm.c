@@ -11,9 +11,9 @@
  * task_rename, with the name the kernel really gave, before its
  * sched_process_exec) and updates the cache when they come by,
  * in timestamp order: records before an exec show the old name, those
- * after it the new one.  task:task_newtask names a new task (its parent's
- * name, until it execs) with its process, so that a child that forks,
- * runs and is reaped before its records are read is still named.  Unless
+ * after it the new one.  task:task_newtask gives a new task's process and,
+ * as a last resort, its parent's name, so that a child that forks, runs
+ * and is reaped before its records are read is still named.  Unless
  * the command asked for those events too, they are not delivered to it.
  */
 #include <stdio.h>
@@ -93,7 +93,7 @@ bool comm_track_event(struct comm_track *ct, const struct tk_event *ev)
 		if (field_int(ev, &ct->fork_flags) & 0x10000)
 			tgid = task_cache_tgid(ev->pid);
 		field_str(ev, &ct->fork_comm, buf, sizeof(buf));
-		task_cache_set(child, buf, tgid);
+		task_cache_hint(child, buf, tgid);
 		return !ct->deliver_fork;
 	}
 	if (ev->id == ct->rename_id) {
@@ -182,6 +182,8 @@ const char *session_comm(struct session *s, pid_t pid)
 	 * "not there" (a task gone before its records were read), or a busy
 	 * reader would read it again for each of that task's records */
 	c = saved_cmdline(s, pid);
+	if (!c)
+		c = task_cache_hint_comm(pid);
 	if (!c)
 		c = pid == 0 ? "<idle>" : "<...>";
 	task_cache_set(pid, c, -1);

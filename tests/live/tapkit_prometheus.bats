@@ -72,6 +72,17 @@ start_counted() {
 	start_prom_tool "$BATS_TEST_TMPDIR/prom.stp" "$WL_PID"
 }
 
+# counted_metrics: start_counted, run the workload, wait until /metrics
+# shows its counts; $WL is the workload's PID, $WANT the metrics text
+counted_metrics() {
+	start_counted
+	WL=$WL_PID
+	release_workload
+	WANT="getppid_calls{comm=\"sysloop\"} $N
+getppid_by_pid{comm=\"sysloop\",pid=\"$WL\"} $N"
+	wait_metrics "$WANT"
+}
+
 # wait_metrics TEXT: GET /metrics answers TEXT within 10 s (tapkit reads the
 # workload's last events from the ring a little after it has exited)
 wait_metrics() {
@@ -164,12 +175,8 @@ EOF
 }
 
 @test "tapkit --prometheus: curl and the FIFO agree; text 0.0.4, OpenMetrics on request, 404 elsewhere" {
-	start_counted
-	local wl=$WL_PID
-	release_workload
-	local want="getppid_calls{comm=\"sysloop\"} $N
-getppid_by_pid{comm=\"sysloop\",pid=\"$wl\"} $N"
-	wait_metrics "$want"
+	counted_metrics
+	local wl=$WL want=$WANT
 	local d=$BATS_TEST_TMPDIR url="http://127.0.0.1:$PORT"
 
 	# the FIFO and GET /metrics (and GET /): the same bytes
@@ -231,12 +238,8 @@ probe timer.s(3) { exit() }'; do
 }
 
 @test "tapkit --prometheus: a port already in use is an error, the first tapkit unharmed" {
-	start_counted
-	local wl=$WL_PID
-	release_workload
-	local want="getppid_calls{comm=\"sysloop\"} $N
-getppid_by_pid{comm=\"sysloop\",pid=\"$wl\"} $N"
-	wait_metrics "$want"
+	counted_metrics
+	local wl=$WL want=$WANT
 
 	# a second tapkit on the first one's port
 	run_pid timeout 20 tapkit --prometheus "127.0.0.1:$PORT" "$BATS_TEST_TMPDIR/prom.stp" "$wl"
