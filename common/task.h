@@ -32,9 +32,9 @@ pid_t task_cache_tgid(pid_t tid);
 void task_cache_forget(pid_t tid);
 /*
  * What a fork record said of a new task: its parent's name then, and its
- * process.  The name is only a last resort (task_cache_hint_comm()), for
- * a task gone before anything better could name it: /proc and later
- * exec and rename records know its own name.
+ * process.  The name is for a task gone before /proc could name it
+ * (task_cache_hint_comm()): exec and rename records, and /proc while it
+ * lives, know its own name.
  */
 void task_cache_hint(pid_t tid, const char *comm, pid_t tgid);
 const char *task_cache_hint_comm(pid_t tid);

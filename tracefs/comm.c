@@ -181,9 +181,12 @@ const char *session_comm(struct session *s, pid_t pid)
 	/* the whole list is read for one name: remember the answer, also
 	 * "not there" (a task gone before its records were read), or a busy
 	 * reader would read it again for each of that task's records */
-	c = saved_cmdline(s, pid);
+	/* a task we saw forked: its parent's name, which exec and rename
+	 * records would have replaced; saved_cmdlines may still hold an
+	 * older task of the same PID */
+	c = task_cache_hint_comm(pid);
 	if (!c)
-		c = task_cache_hint_comm(pid);
+		c = saved_cmdline(s, pid);
 	if (!c)
 		c = pid == 0 ? "<idle>" : "<...>";
 	task_cache_set(pid, c, -1);
