@@ -853,14 +853,13 @@ static int passes_mode(struct tool *t)
 
 /* --- the run: the skeleton's setup, begin, end and teardown --- */
 
-/* Whether @prog has the probe --prometheus serves (prov/procfs.c). */
+/* Whether @prog has the probe --prometheus serves. */
 static bool has_prometheus(const struct prog *prog)
 {
-	static const char pp[] = "procfs(\"__prometheus\").read";
 	size_t i;
 
 	for (i = 0; i < prog->nprobes; i++)
-		if (!strncmp(prog->probes[i].pp->pp, pp, sizeof(pp) - 1))
+		if (procfs_is_prometheus(prog->probes[i].pp))
 			return true;
 	return false;
 }

@@ -30,29 +30,85 @@ static int read_file(const char *path, char *buf, size_t n)
 	return (int)len;
 }
 
-int task_start_time(pid_t pid, unsigned long long *start)
+/* Field @field (1-based, as proc(5) counts; 3 or more) of /proc/@pid/stat:
+ * a pointer into @buf (@n bytes), or NULL. */
+static const char *stat_field(pid_t pid, int field, char *buf, size_t n)
 {
-	char path[64], buf[1024], *p;
-	int i, err;
+	char path[64], *p;
+	int i;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	err = read_file(path, buf, sizeof(buf));
-	if (err < 0)
-		return err;
+	if (read_file(path, buf, n) < 0)
+		return NULL;
 	/* comm may contain spaces and parentheses: skip to the last ')' */
 	p = strrchr(buf, ')');
 	if (!p)
-		return -EINVAL;
+		return NULL;
 	p += 2;		/* field 3, state */
-	for (i = 3; i < 22 && p; i++) {
+	for (i = 3; i < field && p; i++) {
 		p = strchr(p, ' ');
 		if (p)
 			p++;
 	}
+	return p;
+}
+
+int task_start_time(pid_t pid, unsigned long long *start)
+{
+	char buf[1024];
+	const char *p = stat_field(pid, 22, buf, sizeof(buf));
+
 	if (!p)
-		return -EINVAL;
+		return task_exists(pid) ? -EINVAL : -ENOENT;
 	*start = strtoull(p, NULL, 10);
 	return 0;
+}
+
+int task_stat_num(pid_t pid, int field, long long *v)
+{
+	char buf[1024];
+	const char *p = stat_field(pid, field, buf, sizeof(buf));
+
+	if (!p)
+		return -ENOENT;
+	*v = strtoll(p, NULL, 10);
+	return 0;
+}
+
+char task_state(pid_t pid)
+{
+	char buf[1024];
+	const char *p = stat_field(pid, 3, buf, sizeof(buf));
+
+	return p ? *p : '\0';
+}
+
+int task_fd_count(pid_t pid)
+{
+	char path[64];
+	struct dirent *de;
+	int n = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", pid);
+	if (!(d = opendir(path)))
+		return -errno;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n;
+}
+
+long long task_nofile_limit(pid_t pid)
+{
+	char path[64], buf[4096], *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/limits", pid);
+	if (read_file(path, buf, sizeof(buf)) < 0 ||
+	    !(p = strstr(buf, "Max open files")))
+		return -1;
+	return strtoll(p + 14, NULL, 10);
 }
 
 int task_threads(pid_t pid, pid_t **tids)
@@ -81,11 +137,11 @@ int task_threads(pid_t pid, pid_t **tids)
 	return n;
 }
 
-/* The number after "@key:" in /proc/@tid/status; -1 when gone. */
-static long status_num(pid_t tid, const char *key)
+long task_status_num(pid_t tid, const char *key, int col)
 {
 	char path[64], buf[4096], *p;
 	size_t klen = strlen(key);
+	long v = -1;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", tid);
 	if (read_file(path, buf, sizeof(buf)) < 0)
@@ -93,20 +149,23 @@ static long status_num(pid_t tid, const char *key)
 	for (p = buf; p; p = strchr(p, '\n')) {
 		if (*p == '\n')
 			p++;
-		if (strncmp(p, key, klen) == 0 && p[klen] == ':')
-			return strtol(p + klen + 1, NULL, 10);
+		if (strncmp(p, key, klen) || p[klen] != ':')
+			continue;
+		for (p += klen + 1; col-- > 0 && p;)
+			v = strtol(p, &p, 10);
+		return v;
 	}
 	return -1;
 }
 
 static pid_t status_field(pid_t tid, const char *key)
 {
-	return (pid_t)status_num(tid, key);
+	return (pid_t)task_status_num(tid, key, 1);
 }
 
 long task_uid(pid_t tid)
 {
-	return status_num(tid, "Uid");
+	return task_status_num(tid, "Uid", 1);
 }
 
 pid_t task_tgid(pid_t tid)

@@ -16,6 +16,18 @@ pid_t task_tgid(pid_t tid);
 pid_t task_ppid(pid_t pid);
 /* Real UID of @tid from /proc/TID/status; -1 when gone. */
 long task_uid(pid_t tid);
+/* The @col-th number (from 1) after "@key:" in /proc/TID/status ("Uid",
+ * 2: the effective UID); -1 when gone. */
+long task_status_num(pid_t tid, const char *key, int col);
+/* Field @field (from 1, as proc(5) counts, 4 or more) of /proc/PID/stat
+ * as a number into *@v; 0 or -ENOENT. */
+int task_stat_num(pid_t pid, int field, long long *v);
+/* The state letter of /proc/PID/stat ('R', 'S'...), '\0' when gone. */
+char task_state(pid_t pid);
+/* Open descriptors of @pid, or -errno. */
+int task_fd_count(pid_t pid);
+/* Its RLIMIT_NOFILE soft limit from /proc/PID/limits, or -1. */
+long long task_nofile_limit(pid_t pid);
 /* /proc/PID/comm into @buf; 0 or -errno. */
 int task_comm(pid_t pid, char *buf, size_t n);
 bool task_exists(pid_t pid);

@@ -11,9 +11,7 @@
  * pid() and execname() are) and read from /proc/TID otherwise, when the
  * handler runs: a task that has exited by then reads as 0 or "".
  */
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,57 +57,6 @@ static bool current(struct vm *vm, pid_t tid)
 
 	vm_context(vm, PROV_CTX_TID, &v);
 	return v.l == tid;
-}
-
-/* Field @name of /proc/@tid/status ("Uid:"): its @col-th number. */
-static int64_t status_num(pid_t tid, const char *name, int col)
-{
-	char path[64], line[256];
-	int64_t v = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
-	if (!(f = fopen(path, "r")))
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		char *p = line + strlen(name);
-
-		if (strncmp(line, name, strlen(name)))
-			continue;
-		while (col-- > 0 && p)
-			v = strtoll(p, &p, 10);
-		break;
-	}
-	fclose(f);
-	return v;
-}
-
-/* Field @n (1-based, as proc(5) counts) of /proc/@tid/stat: as a number,
- * or its first character with @chr. */
-static int64_t stat_field(pid_t tid, int n, bool chr)
-{
-	char path[64], buf[1024], *p;
-	ssize_t k;
-	int fd, i;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return -1;
-	k = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (k <= 0)
-		return -1;
-	buf[k] = '\0';
-	/* the comm (field 2) may hold spaces and ')': after its last ')' */
-	if (!(p = strrchr(buf, ')')))
-		return -1;
-	p++;
-	for (i = 3; i < n && p; i++)
-		p = strchr(p + 1, ' ');
-	if (!p)
-		return -1;
-	p++;
-	return chr ? (unsigned char)*p : strtoll(p, NULL, 10);
 }
 
 #define TASK_ARG(fn)							\
@@ -201,14 +148,14 @@ int fname(struct vm *vm, struct lang_val *a, int n,			\
 	if (current(vm, tid))						\
 		vm_context(vm, ctx, ret);				\
 	else								\
-		ret->l = status_num(tid, field, col);			\
+		ret->l = task_status_num(tid, field, col);		\
 	return 0;							\
 }
 
-TASK_ID_FN(btask_uid, "task_uid", PROV_CTX_UID, "Uid:", 1)
-TASK_ID_FN(btask_euid, "task_euid", PROV_CTX_EUID, "Uid:", 2)
-TASK_ID_FN(btask_gid, "task_gid", PROV_CTX_GID, "Gid:", 1)
-TASK_ID_FN(btask_egid, "task_egid", PROV_CTX_EGID, "Gid:", 2)
+TASK_ID_FN(btask_uid, "task_uid", PROV_CTX_UID, "Uid", 1)
+TASK_ID_FN(btask_euid, "task_euid", PROV_CTX_EUID, "Uid", 2)
+TASK_ID_FN(btask_gid, "task_gid", PROV_CTX_GID, "Gid", 1)
+TASK_ID_FN(btask_egid, "task_egid", PROV_CTX_EGID, "Gid", 2)
 
 /* task_state(): the kernel's state bits (TASK_RUNNING 0, INTERRUPTIBLE 1,
  * UNINTERRUPTIBLE 2, __TASK_STOPPED 4, __TASK_TRACED 8, EXIT_DEAD 16,
@@ -217,7 +164,7 @@ int btask_state(struct vm *vm, struct lang_val *a, int n,
 		struct lang_val *ret, char *buf)
 {
 	TASK_ARG("task_state");
-	switch (stat_field(tid, 3, true)) {
+	switch (task_state(tid)) {
 	case 'S': ret->l = 1; break;
 	case 'D': ret->l = 2; break;
 	case 'T': ret->l = 4; break;
@@ -234,10 +181,10 @@ int btask_state(struct vm *vm, struct lang_val *a, int n,
 int fname(struct vm *vm, struct lang_val *a, int n,			\
 	  struct lang_val *ret, char *buf)				\
 {									\
-	int64_t v;							\
+	long long v = 0;						\
 	TASK_ARG(name);							\
-	v = stat_field(tid, field, false);				\
-	ret->l = v < 0 && (field) != 19 ? 0 : v;			\
+	task_stat_num(tid, field, &v);					\
+	ret->l = v;							\
 	return 0;							\
 }
 
@@ -248,15 +195,15 @@ TASK_STAT_FN(btask_nice, "task_nice", 19)
 int btask_cpu(struct vm *vm, struct lang_val *a, int n,
 	      struct lang_val *ret, char *buf)
 {
-	int64_t v;
+	long long v = 0;
 
 	TASK_ARG("task_cpu");
 	if (current(vm, tid)) {
 		vm_context(vm, PROV_CTX_CPU, ret);
 		return 0;
 	}
-	v = stat_field(tid, 39, false);
-	ret->l = v < 0 ? 0 : v;
+	task_stat_num(tid, 39, &v);
+	ret->l = v;
 	return 0;
 }
 
@@ -277,19 +224,11 @@ int btask_start_time(struct vm *vm, struct lang_val *a, int n,
 int btask_open_files(struct vm *vm, struct lang_val *a, int n,
 		     struct lang_val *ret, char *buf)
 {
-	char path[64];
-	struct dirent *de;
-	DIR *d;
+	int k;
 
 	TASK_ARG("task_open_file_handles");
-	snprintf(path, sizeof(path), "/proc/%d/fd", (int)tid);
-	ret->l = 0;
-	if (!(d = opendir(path)))
-		return 0;
-	while ((de = readdir(d)))
-		if (de->d_name[0] != '.')
-			ret->l++;
-	closedir(d);
+	k = task_fd_count(tid);
+	ret->l = k < 0 ? 0 : k;
 	return 0;
 }
 
@@ -297,19 +236,10 @@ int btask_open_files(struct vm *vm, struct lang_val *a, int n,
 int btask_max_files(struct vm *vm, struct lang_val *a, int n,
 		    struct lang_val *ret, char *buf)
 {
-	char path[64], line[256];
-	FILE *f;
+	long long v;
 
 	TASK_ARG("task_max_file_handles");
-	snprintf(path, sizeof(path), "/proc/%d/limits", (int)tid);
-	ret->l = 0;
-	if (!(f = fopen(path, "r")))
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "Max open files", 14)) {
-			ret->l = strtoll(line + 14, NULL, 10);
-			break;
-		}
-	fclose(f);
+	v = task_nofile_limit(tid);
+	ret->l = v < 0 ? 0 : v;
 	return 0;
 }

@@ -5,7 +5,6 @@
  * they share: the tables of globals and functions, entered on first use,
  * and the tapsets, parsed on demand.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include "common/log.h"
 #include "lang/elab_pass.h"
 #include "lang/parse.h"
+#include "lang/pp.h"
 
 /* ---- symbol tables ----------------------------------------------------- */
 
@@ -125,11 +125,6 @@ struct elab_func *elab_find_func(struct elab *e, const char *name, int nargs)
 
 /* ---- tapsets ----------------------------------------------------------- */
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 bool elab_load_tapsets(struct elab *e)
 {
 	const char *const *dir;
@@ -139,29 +134,16 @@ bool elab_load_tapsets(struct elab *e)
 		return false;
 	e->tapsets_loaded = true;
 	for (dir = e->opts->tapset_dirs; *dir; dir++) {
-		struct { char **v; size_t n, cap; } files = { 0 };
-		struct dirent *de;
-		DIR *dp = opendir(*dir);
-		size_t i, len;
+		char **files;
+		size_t i, n = pp_dir_files(*dir, ".stp", &files);
 
-		if (!dp)
-			continue;
-		while ((de = readdir(dp))) {
-			len = strlen(de->d_name);
-			if (len > 4 && !strcmp(de->d_name + len - 4, ".stp"))
-				AST_VEC_PUSH(&files, xasprintf("%s/%s", *dir,
-							       de->d_name));
-		}
-		closedir(dp);
-		if (files.n)
-			qsort(files.v, files.n, sizeof(*files.v), cmp_str);
-		for (i = 0; i < files.n; i++) {
-			parse_file(e->script, e->diag, files.v[i],
+		for (i = 0; i < n; i++) {
+			parse_file(e->script, e->diag, files[i],
 				   e->opts->lex, PARSE_LIBRARY);
-			free(files.v[i]);
+			free(files[i]);
 			any = true;
 		}
-		free(files.v);
+		free(files);
 	}
 	return any;
 }

@@ -1003,30 +1003,39 @@ static int cmp_path(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+size_t pp_dir_files(const char *dir, const char *suffix, char ***out)
+{
+	size_t n = 0, k, slen = strlen(suffix);
+	char **v = NULL;
+	struct dirent *de;
+	DIR *dp = opendir(dir);
+
+	*out = NULL;
+	if (!dp)
+		return 0;
+	while ((de = readdir(dp))) {
+		k = strlen(de->d_name);
+		if (k <= slen || strcmp(de->d_name + k - slen, suffix))
+			continue;
+		v = xrealloc(v, (n + 1) * sizeof(*v));
+		v[n++] = xasprintf("%s/%s", dir, de->d_name);
+	}
+	closedir(dp);
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_path);
+	*out = v;
+	return n;
+}
+
 size_t pp_macro_libs(struct diag *d, const char *const *dirs,
 		     const struct diag_file ***out)
 {
 	const struct diag_file **v = NULL, *f;
-	size_t n = 0, i, k;
+	size_t n = 0, i, nn;
+	char **names;
 
 	for (; dirs && *dirs; dirs++) {
-		char **names = NULL;
-		size_t nn = 0;
-		struct dirent *de;
-		DIR *dp = opendir(*dirs);
-
-		if (!dp)
-			continue;
-		while ((de = readdir(dp))) {
-			k = strlen(de->d_name);
-			if (k <= 5 || strcmp(de->d_name + k - 5, ".stpm"))
-				continue;
-			names = xrealloc(names, (nn + 1) * sizeof(*names));
-			names[nn++] = xasprintf("%s/%s", *dirs, de->d_name);
-		}
-		closedir(dp);
-		if (nn)
-			qsort(names, nn, sizeof(*names), cmp_path);
+		nn = pp_dir_files(*dirs, ".stpm", &names);
 		for (i = 0; i < nn; i++) {
 			if (diag_read_file(d, names[i], &f) == 0) {
 				v = xrealloc(v, (n + 1) * sizeof(*v));

@@ -42,6 +42,11 @@ void pp_free(struct pp *pp);
  */
 void pp_next(struct pp *pp, struct token *t);
 
+/* The files of @dir whose names end in @suffix (".stp"), as "dir/name",
+ * sorted; their count, with *@out an array the caller frees (each path
+ * too).  0 when the directory cannot be read. */
+size_t pp_dir_files(const char *dir, const char *suffix, char ***out);
+
 /*
  * The macro libraries in @dirs (NULL-ended): every "*.stpm" file, sorted
  * by name within each directory, read and registered in @d.  The array

@@ -546,16 +546,13 @@ static int procfs_attach(struct run *run, struct prov_probe *const *probes,
 	}
 	if (!rc && (s->chr || s->line))
 		rc = attach_input(s);
-	if (!rc && prom) {
-		if (!s->prom) {
-			run_error(run, "--prometheus: the script has no "
-				  "prometheus probe");
-			rc = -EINVAL;
-		} else if (!(s->http = httpd_start(run_loop(run), prom, on_http,
-						   s, err, sizeof(err)))) {
-			run_error(run, "--prometheus: %s", err);
-			rc = -EADDRINUSE;
-		}
+	/* a script without the probe was refused already
+	 * (procfs_is_prometheus()) */
+	if (!rc && prom && s->prom &&
+	    !(s->http = httpd_start(run_loop(run), prom, on_http, s, err,
+				    sizeof(err)))) {
+		run_error(run, "--prometheus: %s", err);
+		rc = -EADDRINUSE;
 	}
 	return rc;
 }
@@ -604,6 +601,14 @@ static void procfs_free(struct prov_probe *p)
 	if (d)
 		free(d->name);
 	free(d);
+}
+
+bool procfs_is_prometheus(const struct prov_probe *p)
+{
+	const struct pdata *d = p->data;
+
+	return p->prov == &prov_procfs && d->kind == K_READ &&
+	       !strcmp(d->name, PROM_NAME);
 }
 
 /* Whether /run/tapkit/@name belongs to a tapkit that is gone. */

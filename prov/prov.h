@@ -27,6 +27,8 @@ extern const struct provider prov_procs;
 /* procfs.c: procfs("name").read/.write (FIFOs under /run/tapkit/PID),
  * input.char/line, and the prometheus endpoint */
 extern const struct provider prov_procfs;
+/* Whether @p is the probe --prometheus serves (`prometheus`). */
+bool procfs_is_prometheus(const struct prov_probe *p);
 /* Remove the /run/tapkit/PID directories of tapkit processes that are
  * gone (--cleanup); how many, or -errno. */
 int procfs_cleanup_stale(void);
