@@ -188,13 +188,24 @@ require_kprobes() {
 	[ -r /sys/kernel/btf/vmlinux ] || skip "requires: /sys/kernel/btf/vmlinux (CONFIG_DEBUG_INFO_BTF)"
 }
 
-# A workload held until a byte arrives on its fifo: $WL_PID, release_workload
+# A workload held until a byte arrives on its fifo: $WL_PID, release_workload.
+# It returns once the workload waits in read() of its standard input: the
+# forked shell has exec'd the program, and the program has loaded and run
+# what comes before its wait (on a loaded machine that takes a while, and a
+# tool attached earlier would see the start-up too).
 start_held() {
-	local fifo=$BATS_TEST_TMPDIR/fifo.$RANDOM
+	local fifo=$BATS_TEST_TMPDIR/fifo.$RANDOM i sc
 	mkfifo "$fifo"
 	"$@" <"$fifo" &
 	WL_PID=$!
 	exec {WL_FD}>"$fifo"
+	for i in $(seq 1 600); do
+		read -r sc <"/proc/$WL_PID/syscall" 2>/dev/null || break
+		[[ $sc == "0 0x0 "* ]] && return 0
+		sleep 0.05
+	done
+	echo "# the held workload $WL_PID ($1) is not waiting in read(0): ${sc:-gone}" >&2
+	return 1
 }
 
 release_workload() {

@@ -34,13 +34,14 @@ between() {
 @test "offcputime: 5 naps of 40 ms in nap_here() are 200 ms off-CPU in that stack" {
 	run_pid offcputime -j -c "$NAP 40 5"
 	[ "$status" -eq 0 ] || { show_run; false; }
-	local us
+	local us ns
 	us=$(usecs '.user[0] == "nap_here" and .user[1] == "main"')
 	echo "# nap_here: $us us" >&3
 	between "$us" 200000 300000 || { show_run; false; }
-	# in the kernel, the nanosleep the naps made
-	[ "$(usecs '(.user[0] == "nap_here") and (.kernel | index("do_nanosleep"))')" = "$us" ] ||
-		{ show_run; false; }
+	# in the kernel, the nanosleep the naps made; the rest of nap_here's
+	# time off-CPU, if any, is a preemption on the way back to user mode
+	ns=$(usecs '(.user[0] == "nap_here") and (.kernel | index("do_nanosleep"))')
+	between "$ns" 200000 "$us" || { show_run; false; }
 	[ "$(printf '%s\n' "$output" | jq -r 'select(.user[0] == "nap_here") | .comm' | sort -u)" = napper ] ||
 		{ show_run; false; }
 	assert_clean "$RUN_PID"

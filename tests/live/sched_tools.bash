@@ -149,6 +149,15 @@ bucket() {
 	hist "$1" "$2" | awk -v lo="$3" '$1 == lo { n = $3 } END { print n + 0 }'
 }
 
+# buckets_from FILE SECTION LOW: the counts of the rows from "LOW -> ..." up.
+# A span the guest sees as on-CPU or asleep lasts longer, never shorter,
+# when the host stops running the guest's vCPU for a while (a loaded host
+# does, for 100 ms and more), so a known span is looked for in its bucket
+# or above.
+buckets_from() {
+	hist "$1" "$2" | awk -v lo="$3" '$1 >= lo { n += $3 } END { print n + 0 }'
+}
+
 # counts_within [-s] OUTPUT KEY LO HI [KEY LO HI ...]: hist's "KEY COUNT"
 # lines in OUTPUT are exactly these keys (with -s: include them), each
 # count within [LO, HI]
