@@ -50,7 +50,7 @@ CFLAGS ?= -O2 -g
 ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(SAN_FLAGS) -I. -I$(O)/gen $(PKG_CFLAGS) -MMD -MP
 # --as-needed: a command links only the libraries it uses (libdw is for the
 # commands that resolve user-space probes), which keeps start-up short
-LDLIBS := -Wl,--as-needed $(PKG_LIBS) -pthread
+LDLIBS := -Wl,--as-needed $(PKG_LIBS) -pthread -lm
 
 CORE_SRC := $(wildcard common/*.c tracefs/*.c tool/*.c lang/*.c prov/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(O)/%.o)
@@ -388,7 +388,7 @@ install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(TAPSETDIR)
 	install -m 0755 $(BINS) $(DESTDIR)$(BINDIR)/
 	install -m 0644 $(TOOLS:%=man/man8/%.8) $(DESTDIR)$(MANDIR)/man8/
-	install -m 0644 scripts/tapset/*.stp $(DESTDIR)$(TAPSETDIR)/
+	install -m 0644 scripts/tapset/*.stp scripts/tapset/*.stpm $(DESTDIR)$(TAPSETDIR)/
 
 uninstall:
 	rm -f $(TOOLS:%=$(DESTDIR)$(BINDIR)/%) $(TOOLS:%=$(DESTDIR)$(MANDIR)/man8/%.8)

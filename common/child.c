@@ -138,3 +138,39 @@ int child_exit_code(const struct child *c)
 		return 128 + WTERMSIG(c->status);
 	return 1;
 }
+
+int child_detached(const char *cmd, int outfd, char *err, size_t errlen)
+{
+	int status, e;
+	pid_t pid, r;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		e = errno;
+		snprintf(err, errlen, "cannot fork: %s", strerror(e));
+		return -e;
+	}
+	if (pid == 0) {
+		sigset_t none;
+		int in;
+
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		if (fork() != 0)
+			_exit(0);
+		in = open("/dev/null", O_RDONLY);
+		if (in >= 0 && in != STDIN_FILENO) {
+			dup2(in, STDIN_FILENO);
+			close(in);
+		}
+		if (outfd != STDOUT_FILENO)
+			dup2(outfd, STDOUT_FILENO);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	do
+		r = waitpid(pid, &status, 0);
+	while (r < 0 && errno == EINTR);
+	return 0;
+}

@@ -52,4 +52,15 @@ void child_end(struct child *c);
 /* Its exit as a shell reports it: the exit code, or 128 + the signal. */
 int child_exit_code(const struct child *c);
 
+/**
+ * child_detached() - run @cmd under /bin/sh -c in the background
+ * @outfd: its standard output (standard error stays tapkit's; standard
+ * input is /dev/null)
+ *
+ * Not waited for: it runs in a grandchild that init (or the nearest
+ * subreaper) reaps, with an empty signal mask.  0, or -errno with the
+ * reason in @err.
+ */
+int child_detached(const char *cmd, int outfd, char *err, size_t errlen);
+
 #endif

@@ -121,6 +121,7 @@ struct vm {
 
 	struct strbuf out;		/* script output */
 	struct strbuf value;		/* $value of procfs and input probes */
+	struct strbuf commands;		/* system(): NUL-ended, to run after */
 	struct strbuf scratch;		/* sprintf */
 	char *sbuf_tmp;			/* maxstrlen bytes: built-ins' scratch */
 	char *bret;			/* maxstrlen bytes: built-ins' results */

@@ -608,9 +608,9 @@ const struct builtin builtin_table[] = {
 	BUILTIN_SYS_ROWS,
 	/* tasks (lang/builtin_task.c) */
 	BUILTIN_TASK_ROWS,
+	/* floating point (lang/builtin_fp.c) */
+	BUILTIN_FP_ROWS,
 	/* what needs more than tapkit has */
-	{ "system", L, 1, { S }, NULL, "running commands from a script is "
-	  "not supported" },
 	{ "bdevname", S, 1, { L }, NULL, "it reads the kernel's struct "
 	  "block_device; the block tracepoints' dev field with MAJOR() and "
 	  "MINOR() names the device" },

@@ -81,6 +81,7 @@ int bsys_abort(struct vm *, struct lang_val *, int, struct lang_val *, char *);
 int bsys_value_get(struct vm *, struct lang_val *, int, struct lang_val *, char *);
 int bsys_value_set(struct vm *, struct lang_val *, int, struct lang_val *, char *);
 int bsys_value_append(struct vm *, struct lang_val *, int, struct lang_val *, char *);
+int bsys_system(struct vm *, struct lang_val *, int, struct lang_val *, char *);
 
 #define BUILTIN_SYS_ROWS						\
 	{ "ctime", S, 1, { L }, bsys_ctime, NULL },			\
@@ -90,7 +91,31 @@ int bsys_value_append(struct vm *, struct lang_val *, int, struct lang_val *, ch
 	{ "abort", L, 0, { 0 }, bsys_abort, NULL },			\
 	{ "__value_get", S, 0, { 0 }, bsys_value_get, NULL },		\
 	{ "__value_set", L, 1, { S }, bsys_value_set, NULL },		\
-	{ "__value_append", L, 1, { S }, bsys_value_append, NULL }
+	{ "__value_append", L, 1, { S }, bsys_value_append, NULL },	\
+	{ "system", L, 1, { S }, bsys_system, NULL }
+
+/* ---- lang/builtin_fp.c: stap's floatingpoint tapset ---- */
+#define BFP(f) int f(struct vm *, struct lang_val *, int, struct lang_val *, char *)
+BFP(bfp_to_string); BFP(bfp_string_to); BFP(bfp_long_to); BFP(bfp_to_long);
+BFP(bfp_add); BFP(bfp_sub); BFP(bfp_mul); BFP(bfp_div); BFP(bfp_rem);
+BFP(bfp_sqrt); BFP(bfp_eq); BFP(bfp_le); BFP(bfp_lt); BFP(bfp_from32);
+#undef BFP
+
+#define BUILTIN_FP_ROWS							\
+	{ "fp_to_string", S, 2, { L, L }, bfp_to_string, NULL },	\
+	{ "string_to_fp", L, 1, { S }, bfp_string_to, NULL },		\
+	{ "long_to_fp", L, 1, { L }, bfp_long_to, NULL },		\
+	{ "fp_to_long", L, 3, { L, L, L }, bfp_to_long, NULL },		\
+	{ "fp_add", L, 2, { L, L }, bfp_add, NULL },			\
+	{ "fp_sub", L, 2, { L, L }, bfp_sub, NULL },			\
+	{ "fp_mul", L, 2, { L, L }, bfp_mul, NULL },			\
+	{ "fp_div", L, 2, { L, L }, bfp_div, NULL },			\
+	{ "fp_rem", L, 2, { L, L }, bfp_rem, NULL },			\
+	{ "fp_sqrt", L, 1, { L }, bfp_sqrt, NULL },			\
+	{ "fp_eq", L, 2, { L, L }, bfp_eq, NULL },			\
+	{ "fp_le", L, 2, { L, L }, bfp_le, NULL },			\
+	{ "fp_lt", L, 2, { L, L }, bfp_lt, NULL },			\
+	{ "fp32_to_fp64", L, 1, { L }, bfp_from32, NULL }
 
 /* ---- lang/builtin_task.c: stap's task tapset, on task handles ---- */
 #define BTASK(f) int f(struct vm *, struct lang_val *, int, struct lang_val *, char *)

@@ -5,7 +5,7 @@
  * language, scripts/tapset/tzinfo.stp), raise() and abort() (the signal
  * and logging tapsets), and $value of procfs and input probes (the
  * elaborator turns reads of it into __value_get(), `$value = x` into
- * __value_set(x), `$value .= x` into __value_append(x)).
+ * __value_set(x), `$value .= x` into __value_append(x)), and system().
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -144,6 +144,16 @@ int bsys_value_append(struct vm *vm, struct lang_val *a, int n,
 		      struct lang_val *ret, char *buf)
 {
 	fmt_sb_addstr(&vm->value, a[0].s);
+	ret->l = 0;
+	return 0;
+}
+
+/* system(cmd): run by /bin/sh once the handler has ended and its output is
+ * out (lang/run.c), in the background, as stap starts it after the probe. */
+int bsys_system(struct vm *vm, struct lang_val *a, int n,
+		struct lang_val *ret, char *buf)
+{
+	fmt_sb_add(&vm->commands, a[0].s, strlen(a[0].s) + 1);
 	ret->l = 0;
 	return 0;
 }

@@ -68,6 +68,7 @@ struct elab_sym *elab_find_global(struct elab *e, const char *name)
 
 			if (d->library != lib || strcmp(d->name, name))
 				continue;
+			elab_use_file(e, d->loc.file, d->library);
 			g = elab_sym_new(ELAB_GLOBAL, name, d->loc);
 			g->decl = d;
 			g->index = (int)e->globals.n;
@@ -112,6 +113,7 @@ struct elab_func *elab_find_func(struct elab *e, const char *name, int nargs)
 			if (d->library != lib || strcmp(d->name, name) ||
 			    (nargs >= 0 && d->nparams != (size_t)nargs))
 				continue;
+			elab_use_file(e, d->loc.file, d->library);
 			f = xcalloc(1, sizeof(*f));
 			f->decl = d;
 			f->type = d->type;
@@ -146,6 +148,30 @@ bool elab_load_tapsets(struct elab *e)
 		free(files);
 	}
 	return any;
+}
+
+void elab_use_file(struct elab *e, const struct diag_file *file, bool library)
+{
+	size_t i;
+
+	if (!library || !file)
+		return;
+	for (i = 0; i < e->used.n; i++)
+		if (e->used.v[i] == file)
+			return;
+	AST_VEC_PUSH(&e->used, file);
+}
+
+void elab_join_tapsets(struct elab *e)
+{
+	struct ast_script *s = e->script;
+	size_t i;
+
+	for (; e->joined < e->used.n; e->joined++)
+		for (i = 0; i < s->probes.n && !diag_full(e->diag); i++)
+			if (s->probes.v[i]->library &&
+			    s->probes.v[i]->loc.file == e->used.v[e->joined])
+				elab_expand_probe(e, s->probes.v[i], false);
 }
 
 /* ---- the driver -------------------------------------------------------- */
@@ -212,6 +238,7 @@ void elab_free(struct elab *e)
 		free(p);
 	}
 	free(e->probes.v);
+	free(e->used.v);
 	for (i = 0; i < e->funcs.n; i++) {
 		struct elab_func *f = e->funcs.v[i];
 

@@ -125,6 +125,10 @@ struct elab {
 	struct { struct elab_probe **v; size_t n, cap; } probes;
 	const struct elab_opts *opts;
 	bool tapsets_loaded;
+	/* the tapset files something of the script uses, and how many of
+	 * them had their probes joined (elab_join_tapsets()) */
+	struct { const struct diag_file **v; size_t n, cap; } used;
+	size_t joined;
 	unsigned errors0;		/* diag_errors() as elab_new() began */
 };
 

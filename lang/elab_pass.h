@@ -111,5 +111,13 @@ struct elab_func *elab_find_func(struct elab *e, const char *name, int nargs);
  * was missing).
  */
 bool elab_load_tapsets(struct elab *e);
+/*
+ * As stap, a tapset file whose function, global or alias the script uses
+ * brings its own probes (e.g. a procfs file it serves): elab_use_file()
+ * notes the file of a declaration the script used, elab_join_tapsets()
+ * adds the probes of the files noted since its last call.
+ */
+void elab_use_file(struct elab *e, const struct diag_file *file, bool library);
+void elab_join_tapsets(struct elab *e);
 
 #endif

@@ -237,6 +237,7 @@ again:
 		for (k = 0; k < a->names.n; k++) {
 			if (!alias_matches(a->names.v[k], pp))
 				continue;
+			elab_use_file(e, a->loc.file, a->library);
 			if (expand_alias(e, a, a->names.v[k], pp, depth, out) < 0)
 				err = -EINVAL;
 			break;

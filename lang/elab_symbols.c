@@ -862,8 +862,14 @@ int elab_pass_symbols(struct elab *e)
 {
 	size_t i;
 
-	for (i = 0; i < e->probes.n && !diag_full(e->diag); i++)
+	/* a probe a tapset file brings is resolved in turn, and may use
+	 * another file */
+	for (i = 0; !diag_full(e->diag); i++) {
+		elab_join_tapsets(e);
+		if (i >= e->probes.n)
+			break;
 		elab_resolve_probe(e, e->probes.v[i]);
+	}
 	propagate_stacks(e);
 	return diag_errors(e->diag) != e->errors0 ? -EINVAL : 0;
 }

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/child.h"
 #include "common/log.h"
 #include "common/loop.h"
 #include "lang/backend.h"
@@ -176,6 +177,20 @@ struct strbuf *run_value(struct run *r)
 	return vm_value(r->vm);
 }
 
+/* What system() asked for, once the handler's output is out. */
+static void run_commands(struct run *r)
+{
+	struct strbuf *cmds = vm_commands(r->vm);
+	const char *c;
+	char err[128];
+
+	run_flush(r);
+	for (c = cmds->buf; c < cmds->buf + cmds->len; c += strlen(c) + 1)
+		if (child_detached(c, fileno(r->o->out), err, sizeof(err)) < 0)
+			fprintf(stderr, "WARNING: system(): %s\n", err);
+	fmt_sb_reset(cmds);
+}
+
 bool run_fire(struct run *r, struct prov_probe *p, void *ev)
 {
 	if (r->state != p->state || (r->exiting && p->state == PROV_RUNNING))
@@ -194,6 +209,8 @@ bool run_fire(struct run *r, struct prov_probe *p, void *ev)
 	} else {
 		write_out(r);
 	}
+	if (vm_commands(r->vm)->len)
+		run_commands(r);
 	if (vm_exit_requested(r->vm) && !r->exiting) {
 		r->exiting = true;
 		loop_stop(r->loop);

@@ -178,6 +178,7 @@ void vm_free(struct vm *vm)
 	free(vm->match_str);
 	fmt_sb_release(&vm->out);
 	fmt_sb_release(&vm->value);
+	fmt_sb_release(&vm->commands);
 	fmt_sb_release(&vm->scratch);
 	free(vm);
 }
@@ -195,6 +196,11 @@ const char *vm_error(const struct vm *vm)
 struct strbuf *vm_value(struct vm *vm)
 {
 	return &vm->value;
+}
+
+struct strbuf *vm_commands(struct vm *vm)
+{
+	return &vm->commands;
 }
 
 bool vm_exit_requested(const struct vm *vm)

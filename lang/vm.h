@@ -80,6 +80,9 @@ int vm_global_add(struct vm *vm, int global, const char *key, int64_t delta);
 /* $value of procfs and input probes: the provider sets it before
  * vm_fire() and reads it after (lang/builtin_sys.c reads and writes it). */
 struct strbuf *vm_value(struct vm *vm);
+/* The commands system() asked for in the handler, each ended by a NUL:
+ * the caller runs them once the handler's output is out, and resets it. */
+struct strbuf *vm_commands(struct vm *vm);
 
 /* "division by 0 near operator '/' at t.stp:3:10" after vm_fire() failed. */
 const char *vm_error(const struct vm *vm);

@@ -16,6 +16,11 @@
 	run "$dest/opt/tk/sbin/tapkit" -p2 -e 'probe signal.send { print(sig_name) }'
 	[ "$status" -eq 0 ] || { echo "# $output"; false; }
 	[[ $output == *'signal:signal_generate'* ]] || { echo "# $output"; false; }
+	# and its macro libraries
+	[ -f "$dest/opt/tk/share/tapkit/tapset/json.stpm" ]
+	run "$dest/opt/tk/sbin/tapkit" -p2 -e 'probe json_data { @json_output_data_start }'
+	[ "$status" -eq 0 ] || { echo "# $output"; false; }
+	[[ $output == *'__json_start:string ()'* ]] || { echo "# $output"; false; }
 }
 
 @test "every command in the Makefile's TOOLS list is built" {

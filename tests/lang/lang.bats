@@ -335,6 +335,10 @@ load helpers
 	golden tapset_ctime
 }
 
+@test "tapset_fp" {
+	golden tapset_fp
+}
+
 @test "tapset_conversions" {
 	golden tapset_conversions
 }

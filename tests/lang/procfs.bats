@@ -24,6 +24,7 @@ start() {
 	local ready=$BATS_TEST_TMPDIR/ready i
 	OUT=$BATS_TEST_TMPDIR/out ERR=$BATS_TEST_TMPDIR/err
 	[ -e "$BATS_TEST_TMPDIR/in" ] || : >"$BATS_TEST_TMPDIR/in"
+	rm -f "$ready"
 	TAPKIT_READY_FILE=$ready "$BIN/tapkit" "$@" >"$OUT" 2>"$ERR" \
 		<"$BATS_TEST_TMPDIR/in" &
 	PID=$!
@@ -188,4 +189,65 @@ three{a="p",b="2",c="q"} -1' ] || { cat "$DIR/__prometheus"; false; }
 	stop
 	[ "$STATUS" -eq 0 ]
 	[ ! -e "$DIR" ]
+}
+
+@test "json: metadata.json describes the metrics as added, data.json has each read's values" {
+	start -e 'global reads
+probe begin {
+	json_set_prefix("demo")
+	json_add_numeric_metric("reads", "Reads of the file", "count")
+	json_add_string_metric("who", "A \"name\"")
+	json_add_array("procs", "Per process")
+	json_add_array_numeric_metric("procs", "calls", "Calls", "")
+	json_add_array_string_metric("procs", "comm", "")
+}
+probe json_data {
+	reads++
+	@json_output_data_start
+	@json_output_numeric_value("reads", reads)
+	@json_output_string_value("who", "tap\tkit\001")
+	@json_output_array_numeric_value("procs", "12", "calls", 5)
+	@json_output_array_string_value("procs", "12", "comm", "a\"b\\")
+	@json_output_array_numeric_value("procs", "13", "calls", 7)
+	@json_output_data_end
+}'
+	# the tapset's own probe serves metadata.json, byte for byte
+	cmp "$DIR/metadata.json" "$BATS_TEST_DIRNAME/json_meta.json"
+	[ "$(jq -c . "$DIR/data.json")" = '{"reads":1,"who":"tap\tkit\u0001","procs":[{"__id":"12","calls":5,"comm":"a\"b\\"},{"__id":"13","calls":7}]}' ]
+	[ "$(jq -r .reads "$DIR/data.json")" = 2 ]
+	stop
+	[ "$STATUS" -eq 0 ] || { cat "$ERR"; false; }
+	[ ! -e "$DIR" ]
+}
+
+@test "json: a metric added or output twice is an error; a script without the tapset has no metadata.json" {
+	start -e 'probe json_data {
+	@json_output_data_start
+	@json_output_numeric_value("a", 1)
+	@json_output_numeric_value("a", 2)
+	@json_output_data_end
+}'
+	cat "$DIR/data.json" >/dev/null
+	stop
+	[ "$STATUS" -eq 1 ]
+	grep -Fq "ERROR: Metric 'a' already output near identifier 'error'" "$ERR" || { cat "$ERR"; false; }
+	start -e 'probe procfs("again").read {
+	@json_output_data_start
+	@json_output_array_numeric_value("r", "1", "x", 1)
+	@json_output_array_numeric_value("r", "2", "x", 1)
+	@json_output_array_numeric_value("r", "1", "y", 1)
+	@json_output_data_end
+}'
+	cat "$DIR/again" >/dev/null
+	stop
+	[ "$STATUS" -eq 1 ]
+	grep -Fq "ERROR: Array index '1' already output for array metric r near identifier 'error'" "$ERR" ||
+		{ cat "$ERR"; false; }
+	run --separate-stderr "$BIN/tapkit" -e 'probe begin { json_add_string_metric("s", ""); json_add_array("s", "") }'
+	[ "$status" -eq 1 ]
+	[[ ${stderr_lines[0]} == "ERROR: Metric 's' already exists near identifier 'error' at "*/json.stp:66:3 ]] ||
+		{ echo "# $stderr"; false; }
+	start -e 'probe procfs("x").read { $value = "x\n" }'
+	[ -e "$DIR/x" ] && [ ! -e "$DIR/metadata.json" ] && [ ! -e "$DIR/data.json" ]
+	stop
 }
