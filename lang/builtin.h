@@ -82,6 +82,7 @@ int bsys_value_get(struct vm *, struct lang_val *, int, struct lang_val *, char 
 int bsys_value_set(struct vm *, struct lang_val *, int, struct lang_val *, char *);
 int bsys_value_append(struct vm *, struct lang_val *, int, struct lang_val *, char *);
 int bsys_system(struct vm *, struct lang_val *, int, struct lang_val *, char *);
+int bsys_stp_pid(struct vm *, struct lang_val *, int, struct lang_val *, char *);
 
 #define BUILTIN_SYS_ROWS						\
 	{ "ctime", S, 1, { L }, bsys_ctime, NULL },			\
@@ -92,7 +93,8 @@ int bsys_system(struct vm *, struct lang_val *, int, struct lang_val *, char *);
 	{ "__value_get", S, 0, { 0 }, bsys_value_get, NULL },		\
 	{ "__value_set", L, 1, { S }, bsys_value_set, NULL },		\
 	{ "__value_append", L, 1, { S }, bsys_value_append, NULL },	\
-	{ "system", L, 1, { S }, bsys_system, NULL }
+	{ "system", L, 1, { S }, bsys_system, NULL },			\
+	{ "stp_pid", L, 0, { 0 }, bsys_stp_pid, NULL }
 
 /* ---- lang/builtin_fp.c: stap's floatingpoint tapset ---- */
 #define BFP(f) int f(struct vm *, struct lang_val *, int, struct lang_val *, char *)

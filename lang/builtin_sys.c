@@ -157,3 +157,11 @@ int bsys_system(struct vm *vm, struct lang_val *a, int n,
 	ret->l = 0;
 	return 0;
 }
+
+/* stp_pid(): tapkit's own PID (stap's is its staprun's). */
+int bsys_stp_pid(struct vm *vm, struct lang_val *a, int n,
+		 struct lang_val *ret, char *buf)
+{
+	ret->l = getpid();
+	return 0;
+}

@@ -363,3 +363,30 @@ probe process(@1).function("c").return { println(returnstr(1)) }' "$sp"
 	[ "$output" = "$RUN_PID" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
 }
+
+@test "tapkit: target_set_pid() and target_set_report() follow the target's children and theirs" {
+	require_tracefs_file events/task/task_newtask
+	local f=$BATS_TEST_TMPDIR/pids sh=$BATS_TEST_TMPDIR/tree.sh want
+	# the target starts a shell, a shell that starts a third, and a
+	# program of three threads; the PID and parent of each go in a file
+	cat >"$sh" <<'SH'
+echo $$ $PPID >"$1"
+sh -c 'echo $$ $PPID >>"$0"' "$1"
+sh -c 'echo $$ $PPID >>"$0"; sh -c "echo \$\$ \$PPID >>\"\$0\"" "$0"; exit 0' "$1"
+"$2" 3 0 &
+echo $! $$ >>"$1"
+wait
+SH
+	run_pid tapkit -c "sh $sh $f $TAPKIT_TOP/build/tests/helpers/threads" \
+		-e 'probe end { target_set_report(); printf("%d %d\n", target_set_pid(target()), target_set_pid($1)) }' $$
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$(wc -l <"$f")" -eq 5 ] || { cat "$f"; false; }
+	# tapkit begat the target, each member its children, by PID; the
+	# threads are no processes; the test's own shell is not in the set
+	want=$(awk -v me="$RUN_PID" 'NR == 1 { $2 = me } { print $2, $1 }' "$f" | sort -k2n |
+	       awk '{ print $1 " begat " $2 }')
+	[ "$output" = "target set:
+$want
+1 0" ] || { echo "# want: $want"; show_run; false; }
+	assert_clean "$RUN_PID"
+}
