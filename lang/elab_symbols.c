@@ -55,15 +55,23 @@ static struct elab_sym *new_local(struct scope *sc, const char *name,
 	return s;
 }
 
-static struct elab_sym *lookup(struct scope *sc, const char *name,
-			       struct diag_loc loc)
+static struct elab_sym *find_local(struct scope *sc, const char *name)
 {
-	struct elab_sym *s;
 	size_t i;
 
 	for (i = 0; i < sc->locals.n; i++)
 		if (!strcmp(sc->locals.v[i]->name, name))
 			return sc->locals.v[i];
+	return NULL;
+}
+
+static struct elab_sym *lookup(struct scope *sc, const char *name,
+			       struct diag_loc loc)
+{
+	struct elab_sym *s;
+
+	if ((s = find_local(sc, name)))
+		return s;
 	if ((s = elab_find_global(sc->e, name))) {
 		s->used = true;
 		return s;
@@ -103,6 +111,11 @@ static struct elab_sym *array_sym(struct scope *sc, struct ast_expr *base,
 		diag_error(sc->e->diag, base->loc, "expected an array name");
 		return NULL;
 	}
+	/* no local is an array: a name neither a local nor a global yet may
+	 * be a tapset's global (a macro library's @this1 is one), as in stap */
+	if (!sc->e->tapsets_loaded && !find_local(sc, base->u.var.name) &&
+	    !elab_find_global(sc->e, base->u.var.name))
+		elab_load_tapsets(sc->e);
 	s = lookup(sc, base->u.var.name, base->loc);
 	base->sym = s;
 	if (s->kind != ELAB_GLOBAL) {

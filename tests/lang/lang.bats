@@ -339,6 +339,10 @@ load helpers
 	golden tapset_fp
 }
 
+@test "tapset_this" {
+	golden tapset_this
+}
+
 @test "tapset_conversions" {
 	golden tapset_conversions
 }
