@@ -9,6 +9,12 @@
 #       is played by this process, the other by a child.  With "hold" it
 #       first waits for a byte on stdin.  Prints
 #       "lport=L cport=C client=PID server=PID" at the end.
+#   tcpwork.py unspec
+#       a TCP connection over 127.0.0.1 and a connected UDP socket that
+#       sends 7 bytes to another (read with recv(100)); then both are
+#       disconnected by connect() to an AF_UNSPEC address.  Prints
+#       "lport=L cport=C uport=U rport=R" (listener, TCP client, UDP
+#       sender and receiver ports).
 #   tcpwork.py retrans SECS
 #       (in a network namespace of its own) connect over lo, take lo down,
 #       send 1000 bytes and wait SECS: the kernel retransmits them; then
@@ -119,8 +125,34 @@ def retrans(secs):
     os._exit(0)
 
 
+def disconnect(s):
+    sa = struct.pack('H14x', socket.AF_UNSPEC)
+    if ctypes.CDLL(None, use_errno=True).connect(s.fileno(), sa, len(sa)) < 0:
+        raise OSError(ctypes.get_errno(), 'connect(AF_UNSPEC)')
+
+
+def unspec():
+    ls = listener(socket.AF_INET, '127.0.0.1')
+    c = socket.create_connection(ls.getsockname())
+    lport, cport = ls.getsockname()[1], c.getsockname()[1]
+    disconnect(c)
+    u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    r = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    u.bind(('127.0.0.1', 0))
+    r.bind(('127.0.0.1', 0))
+    u.connect(r.getsockname())
+    u.send(b'x' * 7)
+    r.recv(100)
+    uport, rport = u.getsockname()[1], r.getsockname()[1]
+    disconnect(u)
+    print('lport=%d cport=%d uport=%d rport=%d' % (lport, cport, uport, rport),
+          flush=True)
+
+
 if sys.argv[1] == 'pair':
     pair(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5],
          sys.argv[6] if len(sys.argv) > 6 else None)
+elif sys.argv[1] == 'unspec':
+    unspec()
 else:
     retrans(float(sys.argv[2]))

@@ -1,0 +1,110 @@
+#!/usr/bin/env bats
+# The network tapsets: socket.* (sock tracepoints where the kernel has
+# them, else kprobes), tcp.* and udp.* (kprobes with BTF), against the
+# loopback workloads of tests/helpers/tcpwork.py, with exact sizes, ports
+# and addresses.
+
+load helpers
+load tcp
+
+setup() {
+	require_root
+}
+
+teardown() {
+	stop_leftover_tool
+}
+
+# require_sock_paths: socket.send/receive have a tracepoint or kprobes
+require_sock_paths() {
+	[ -e "$TRACEFS/events/sock/sock_send_length" ] || require_kprobes
+}
+
+@test "tapkit: socket.send and socket.receive count each message, its family, protocol and bytes" {
+	require_sock_paths
+	run_pid tapkit -c "python3 $WORK pair 4 1000 300 client" -e 'global n, b
+probe socket.send, socket.receive {
+	if (pid() == target() && family == 2 && protocol == 6) { n[name]++; b[name] += size > 0 ? size : 0 }
+}
+probe end { foreach (k+ in n) printf("%s %d\n", k, b[k]) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	# the client sends 1000 bytes and reads the server's 300 until EOF;
+	# the server (a child) is another process
+	[ "$(sed 1d <<<"$output")" = "socket.receive 300
+socket.send 1000" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit: tcp.sendmsg, tcp.recvmsg and their returns: sizes, addresses and ports of one connection" {
+	require_kprobes
+	run_pid tapkit -c "python3 $WORK pair 4 1000 300 client" -e 'global s, r
+probe tcp.sendmsg { if (pid() == target()) s[name, size, family]++ }
+probe tcp.sendmsg.return { if (pid() == target()) s["ret", size, 0]++ }
+probe tcp.recvmsg.return {
+	if (pid() == target() && size > 0) r[saddr, daddr, sport, dport] += size
+}
+probe end {
+	foreach ([a, b, c] in s) printf("%s %d %d %d\n", a, b, c, s[a, b, c])
+	foreach ([a, b, c, d] in r) printf("%s %s %d %d %d\n", a, b, c, d, r[a, b, c, d])
+}'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	# the workload's line first, then the end probe's
+	parse_pair "$(head -1 <<<"$output")"
+	[ "$(sed 1d <<<"$output")" = "tcp.sendmsg 1000 2 1
+ret 1000 0 1
+127.0.0.1 127.0.0.1 $C $L 300" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit: tcp.disconnect and udp.* of sockets disconnected by connect(AF_UNSPEC)" {
+	require_kprobes
+	run_pid tapkit -c "python3 $WORK unspec" -e '
+probe tcp.disconnect, udp.disconnect { if (pid() == target()) printf("%s %d %s %s %d %d\n", name, family, saddr, daddr, sport, dport) }
+probe tcp.disconnect.return, udp.disconnect.return { if (pid() == target()) printf("%s ret %d\n", name, ret) }
+probe udp.sendmsg { if (pid() == target()) printf("%s %d %s:%d -> %s:%d\n", name, size, saddr, sport, daddr, dport) }
+probe udp.sendmsg.return, udp.recvmsg.return { if (pid() == target()) printf("%s ret %d %d\n", name, size, sport) }
+probe udp.recvmsg { if (pid() == target()) printf("%s %d %d\n", name, size, sport) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	local l c u r
+	read -r l c u r <<<"$(grep '^lport=' <<<"$output" | sed 's/[a-z]*=//g')"
+	[ "$(grep -v '^lport=' <<<"$output")" = "tcp.disconnect 2 127.0.0.1 127.0.0.1 $c $l
+tcp.disconnect ret 0
+udp.sendmsg 7 127.0.0.1:$u -> 127.0.0.1:$r
+udp.sendmsg ret 7 $u
+udp.recvmsg 100 $r
+udp.recvmsg ret 7 $r
+udp.disconnect 2 127.0.0.1 127.0.0.1 $u $r
+udp.disconnect ret 0" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit: socket.create, socket.create.return and socket.close of one process's sockets" {
+	require_kprobes
+	run_pid tapkit -c "python3 $WORK unspec" -e 'global c, e, x
+probe socket.create { if (pid() == target()) c[family, type, protocol, requester]++ }
+probe socket.create.return { if (pid() == target()) e[success, err]++ }
+probe socket.close { if (pid() == target()) x[family, type]++ }
+probe end {
+	foreach ([a, b, p, q] in c) printf("create %d %d %d %d: %d\n", a, b, p, q, c[a, b, p, q])
+	foreach ([a, b] in e) printf("return %d %d: %d\n", a, b, e[a, b])
+	foreach ([a, b] in x) printf("close %d %d: %d\n", a, b, x[a, b])
+}'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	# a listener and a client (nothing accepted), two UDP sockets, all
+	# closed at the exit
+	[ "$(sed 1d <<<"$output" | sort)" = "close 2 1: 2
+close 2 2: 2
+create 2 1 0 0: 2
+create 2 2 0 0: 2
+return 1 0: 4" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit: on a kernel without kprobes, tcp.* says what is missing" {
+	[ ! -e "$TRACEFS/kprobe_events" ] || skip "this kernel has kprobes"
+	run_pid tapkit -e 'probe tcp.sendmsg { print(size) }'
+	[ "$status" -eq 1 ]
+	[[ ${stderr_lines[0]} == *"error: kernel.function needs kprobes, which this kernel does not have (no kprobe_events in tracefs)" ]] ||
+		{ show_run; false; }
+	assert_clean "$RUN_PID"
+}
