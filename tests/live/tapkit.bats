@@ -481,6 +481,39 @@ probe end { printf(\"bytes=%d\\n\", bytes) }"
 	assert_clean "$RUN_PID"
 }
 
+@test "tapkit: ioscheduler.* follow each direct write's request from insert to completion" {
+	require_tracefs_file events/block/block_rq_insert
+	major=$(stat -c %Hd "$BATS_TEST_TMPDIR") minor=$(stat -c %Ld "$BATS_TEST_TMPDIR")
+	[ "$major" -ne 0 ] ||
+		skip "requires: a block-backed filesystem for the test's files ($(stat -f -c %T "$BATS_TEST_TMPDIR") is not)"
+	sched=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/dev/block/$major:$minor/queue/scheduler" 2>/dev/null)
+	[ -n "$sched" ] && [ "$sched" != none ] ||
+		skip "requires: an I/O scheduler on $major:$minor (requests are inserted into one)"
+	f=$BATS_TEST_TMPDIR/direct
+	dd if=/dev/zero of="$f" bs=64k count=1 oflag=direct status=none 2>/dev/null ||
+		skip "requires: O_DIRECT writes on $(stat -f -c %T "$BATS_TEST_TMPDIR")"
+	rm -f "$f"
+	# the requests the command inserts, then those sectors' issue and
+	# completion, in whatever task the kernel runs them
+	run_pid tapkit -c "dd if=/dev/zero of=$f bs=64k count=4 oflag=direct status=none" -e "
+global mine, c, b
+probe ioscheduler.elv_add_request {
+	if (pid() == target() && disk_major == $major && disk_minor == $minor) mine[sector] = 1
+}
+probe ioscheduler.elv_add_request, ioscheduler.elv_next_request, ioscheduler.elv_completed_request {
+	if (disk_major == $major && disk_minor == $minor && sector in mine) {
+		c[name, rq_flags, elevator_name]++
+		b[name] += size
+	}
+}
+probe end { foreach ([n, f, e] in c) printf(\"%s %s [%s] %d %d\\n\", n, f, e, c[n, f, e], b[n]) }"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$(printf '%s\n' "$output" | sort)" = "elv_add_request WS [] 4 262144
+elv_completed_request WS [] 4 262144
+elv_next_request WS [] 4 262144" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
 # ---- lifecycle --------------------------------------------------------
 
 @test "tapkit: exit() in a tracepoint handler ends the run after the end probes" {
