@@ -118,6 +118,9 @@ bool elab_load_tapsets(struct elab *e);
  * adds the probes of the files noted since its last call.
  */
 void elab_use_file(struct elab *e, const struct diag_file *file, bool library);
+/* Drop the statements of tapset aliases in @body that set a local nothing
+ * reads (lang/elab_unused.c). */
+void elab_drop_unused(struct elab *e, struct ast_stmt *body);
 void elab_join_tapsets(struct elab *e);
 
 #endif

@@ -317,6 +317,8 @@ int elab_expand_probe(struct elab *e, struct ast_probe *src, bool synthetic)
 		p->pp = ex.v[j].pp;
 		p->alias = ex.v[j].alias;
 		p->body = ex.v[j].head;
+		if (!e->opts->listing)	/* -L lists every variable */
+			elab_drop_unused(e, p->body);
 		p->src = src;
 		p->synthetic = synthetic;
 		p->pp->id = (int)e->probes.n;

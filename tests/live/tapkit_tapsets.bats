@@ -390,3 +390,39 @@ $want
 1 0" ] || { echo "# want: $want"; show_run; false; }
 	assert_clean "$RUN_PID"
 }
+
+@test "tapkit: syscall.* variables by the arguments' names, typed as in C; unused ones cost nothing" {
+	run_pid tapkit -c "$SYSLOOP fail 3" -e 'global c
+probe syscall.openat { if (pid() == target()) c[dfd, flags]++ }
+probe end { foreach ([d, f] in c) printf("%d %d %d\n", d, f, c[d, f]) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	# AT_FDCWD as the int it is (-100), O_RDONLY (the program passes no
+	# mode: that register holds what it held); the dynamic loader's
+	# openat() calls (O_CLOEXEC) come before
+	[ "$(sed -n 's/^-100 0 //p' <<<"$output")" = 3 ] || { show_run; false; }
+	# and kill(2)'s pid and sig
+	run_pid tapkit -c "sh -c 'kill -0 \$\$'" -e '
+probe syscall.kill { if (pid() == target()) printf("%d %d\n", pid == target(), sig) }'
+	[ "$status" -eq 0 ] && [ "$output" = "1 0" ] || { show_run; false; }
+	# the path variables read user memory, which only the handlers that
+	# read them need: -p2 keeps no unread variable of the alias
+	run --separate-stderr tapkit -p2 -e 'probe syscall.openat { print(dfd) }'
+	[ "$status" -eq 0 ] || { echo "# $stderr"; false; }
+	[ "$(sed -n '/^kernel.trace("syscalls:sys_enter_openat")/,$p' <<<"$output" | grep '^  [a-z]')" = "  dfd:long" ] ||
+		{ echo "$output"; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit: syscall.openat's filename is the path read at the event, quoted; NULL for a null pointer" {
+	[ -e "$TRACEFS/dynamic_events" ] && grep -q '^ *e\[' "$TRACEFS/README" 2>/dev/null ||
+		skip "requires: event probes (eprobes)"
+	run_pid tapkit -c "$SYSLOOP fail 2" -e '
+probe syscall.openat { if (pid() == target() && dfd == -100 && flags == 0) println(filename) }'
+	if [ "$status" -eq 1 ] && [[ $stderr == *"needs event probes (eprobes), which this kernel does not have"* ]]; then
+		skip "requires: event probes (eprobes)"
+	fi
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$output" = '"/nonexistent/tapkit"
+"/nonexistent/tapkit"' ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
