@@ -362,7 +362,7 @@ static int list_probes(struct opts *o, struct diag *d,
 	char *text = xasprintf("probe %s {}", o->list);
 	struct elab *e = NULL;
 	struct elab_probe **order;
-	size_t i, j, n = 0;
+	size_t i, j, nl, n = 0;
 	int rc = TK_EXIT_RUNTIME;
 
 	if (parse_text(s, d, "<pattern>", text, strlen(text), lc, 0) == 0)
@@ -373,10 +373,11 @@ static int list_probes(struct opts *o, struct diag *d,
 	}
 	/* as stap: sorted, each point once */
 	order = xcalloc(e->probes.n + 1, sizeof(*order));
-	for (i = 0; i < e->probes.n; i++)
-		order[i] = e->probes.v[i];
-	qsort(order, e->probes.n, sizeof(*order), by_name);
-	for (i = 0; i < e->probes.n; i++) {
+	for (i = nl = 0; i < e->probes.n; i++)
+		if (!e->probes.v[i]->entry)	/* @entry's, for a .return */
+			order[nl++] = e->probes.v[i];
+	qsort(order, nl, sizeof(*order), by_name);
+	for (i = 0; i < nl; i++) {
 		const struct elab_probe *ep = order[i];
 		const struct prov_probe *p = ep->pp;
 		const char *name = probe_name(ep);

@@ -96,6 +96,7 @@ struct elab_probe {
 	char *cond_filter;	/* the leading condition in ftrace syntax, or NULL */
 	bool cond_dropped;	/* the provider took it: not in body any more */
 	bool synthetic;		/* global display: not in -p2 listings */
+	bool entry;		/* @entry's probe for another: not in -l/-L */
 	/* statements the symbols pass appends to the body after resolving
 	 * it (@entry's cleanup); empty after it */
 	struct { struct ast_stmt **v; size_t n, cap; } tail;

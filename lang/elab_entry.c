@@ -66,6 +66,7 @@ int elab_entry(struct elab *e, struct elab_probe *p, struct ast_expr *at)
 	np = xcalloc(1, sizeof(*np));
 	np->pp = ep;
 	np->src = p->src;
+	np->entry = true;
 	np->body = ast_stmt_new(AST_S_BLOCK, loc);
 	AST_VEC_PUSH(&np->body->u.block, s);
 	ep->id = (int)e->probes.n;

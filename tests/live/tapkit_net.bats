@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
-# The network tapsets: socket.* (sock tracepoints where the kernel has
-# them, else kprobes), tcp.* and udp.* (kprobes with BTF), against the
-# loopback workloads of tests/helpers/tcpwork.py, with exact sizes, ports
-# and addresses.
+# The network and file tapsets: socket.* (sock tracepoints where the
+# kernel has them, else kprobes), tcp.*, udp.* and vfs.* (kprobes with
+# BTF), against the loopback workloads of tests/helpers/tcpwork.py and a
+# file's reads and writes, with exact sizes, ports and addresses.
 
 load helpers
 load tcp
@@ -107,4 +107,34 @@ return 1 0: 4" ] || { show_run; false; }
 	[[ ${stderr_lines[0]} == *"error: kernel.function needs kprobes, which this kernel does not have (no kprobe_events in tracefs)" ]] ||
 		{ show_run; false; }
 	assert_clean "$RUN_PID"
+}
+
+@test "tapkit: vfs.read and vfs.write of one file: sizes, device, inode and results" {
+	require_kprobes
+	local f=$BATS_TEST_TMPDIR/vfsfile ino maj min
+	: >"$f"
+	ino=$(stat -c %i "$f") maj=$(stat -c %Hd "$f") min=$(stat -c %Ld "$f")
+	run_pid tapkit -c "sh -c 'dd if=/dev/zero of=$f bs=123 count=1 conv=notrunc status=none; dd if=$f of=/dev/null bs=1000 status=none'" -e '
+probe vfs.write { if (ino == $1) printf("w %d %d,%d %d\n", bytes_to_write, MAJOR(dev), MINOR(dev), devname != "") }
+probe vfs.write.return { if (ino == $1) printf("wr %d %d %d\n", ret, bytes_written, error) }
+probe vfs.read { if (ino == $1) printf("r %d\n", bytes_to_read) }
+probe vfs.read.return { if (ino == $1) printf("rr %d [%s]\n", bytes_read, error_str) }' "$ino"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$output" = "w 123 $maj,$min 1
+wr 123 123 0
+r 1000
+rr 123 []
+r 1000
+rr 0 []" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit -L: the kprobe aliases list their variables and BTF's, not the probes @entry() adds" {
+	[ -r /sys/kernel/btf/vmlinux ] || skip "requires: /sys/kernel/btf/vmlinux (CONFIG_DEBUG_INFO_BTF)"
+	run --separate-stderr tapkit -L 'vfs.read.return'
+	[ "$status" -eq 0 ] || { echo "# $stderr"; false; }
+	[ "$output" = 'vfs.read.return name:string file:long dev:long ino:long ret:long bytes_read:long error:long error_str:string $file:struct file* $buf:char* $count:size_t $pos:loff_t* $return:ssize_t' ] ||
+		{ echo "$output"; false; }
+	run --separate-stderr tapkit -l 'tcp.*'
+	[ "$status" -eq 0 ] && [ "$output" = $'tcp.disconnect\ntcp.recvmsg\ntcp.sendmsg' ] || { echo "$output"; false; }
 }

@@ -426,3 +426,23 @@ probe syscall.openat { if (pid() == target() && dfd == -100 && flags == 0) print
 "/nonexistent/tapkit"' ] || { show_run; false; }
 	assert_clean "$RUN_PID"
 }
+
+@test "tapkit: signal.checkperm, signal.wakeup and signal.send.return of a kill(2) (kprobes)" {
+	require_kprobes
+	sleep 60 &
+	TARGET=$!
+	run_pid tapkit -c "kill -USR1 $TARGET" -e '
+probe signal.checkperm { if (pid() == target()) printf("checkperm %d %s %d %s %d\n", sig, sig_name, sig_pid, pid_name, si_code) }
+probe signal.checkperm.return { if (pid() == target()) printf("checkperm %s\n", retstr) }
+probe signal.wakeup { if (pid() == target()) printf("wakeup %d %s %d %s\n", sig_pid, pid_name, resume, state_mask) }
+probe signal.send.return { if (pid() == target()) printf("send %s %d\n", retstr, shared) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	# kill(2) fills a siginfo of its own: SI_USER (0)
+	[ "$output" = "checkperm 10 SIGUSR1 $TARGET sleep 0
+checkperm 0
+wakeup $TARGET sleep 0 TASK_INTERRUPTIBLE
+send 0 1" ] || { show_run; false; }
+	wait "$TARGET" || true
+	TARGET=
+	assert_clean "$RUN_PID"
+}
