@@ -446,3 +446,29 @@ send 0 1" ] || { show_run; false; }
 	TARGET=
 	assert_clean "$RUN_PID"
 }
+
+@test "tapkit: vm.pagefault.return ends each fault of the touched pages; kprocess.start runs in each new process (kprobes)" {
+	require_kprobes
+	# sysloop touch maps 64 pages at 0x200000000000 and writes a byte to
+	# each: 64 faults, each handled without error (fault_type 0)
+	run_pid tapkit -c "$SYSLOOP touch 64" -e 'global c
+probe vm.pagefault.return {
+	a = @entry($address)
+	if (pid() == target() && a >= 0x200000000000 && a < 0x200000000000 + 64 * 4096)
+		c[name, fault_type]++
+}
+probe end { foreach ([n, t] in c) printf("%s %d %d\n", n, t, c[n, t]) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$output" = "pagefault 0 64" ] || { show_run; false; }
+	# two children of the target: created in it, started in themselves
+	run_pid tapkit -c "sh -c '/bin/true; /bin/true; exit 0'" -e 'global made, ran
+probe kprocess.create { if (pid() == target()) made[new_pid] = 1 }
+probe kprocess.start { ran[pid()] = name }
+probe end {
+	foreach (p in made) { n++; if (p in ran) printf("%s\n", ran[p]) }
+	printf("%d\n", n)
+}'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$output" = $'start\nstart\n2' ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
