@@ -427,7 +427,7 @@ exit $t" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
 }
 
-@test "tapkit: netdev.transmit sees a datagram sent on lo with its length" {
+@test "tapkit: netdev.transmit, .hard_transmit, .rx and .receive see a datagram sent on lo" {
 	require_tracefs_file events/net/net_dev_start_xmit
 	if ! ip link show lo | grep -q '[<,]UP[,>]'; then
 		ip link set lo up
@@ -444,6 +444,13 @@ open(sys.argv[1], \"w\").write(str(len(r.recv(1000))))
 probe netdev.transmit {
 	if (pid() == target() && dev_name == "lo") printf("tx %s %d %d\n", dev_name, length, protocol)
 }
+probe netdev.hard_transmit {
+	if (pid() == target() && dev_name == "lo") printf("hard %s %d %d\n", dev_name, length, protocol)
+}
+probe netdev.hard_transmit.return {
+	if (pid() == target() && dev_name == "lo") printf("hard return %d %d\n", length, returnval)
+}
+probe netdev.rx { if (dev_name == "lo" && length == 361) printf("netif_rx %s %d\n", dev_name, length) }
 probe netdev.receive {
 	if (dev_name == "lo" && length == 361) printf("rx %s %d %d\n", dev_name, length, protocol)
 }'
@@ -451,9 +458,14 @@ probe netdev.receive {
 	[ "$(cat "$ok")" = 333 ]
 	# protocol as stap reports it: skb->protocol as stored (ETH_P_IP in
 	# network byte order, read on a little-endian machine); the receive
-	# side sees the frame without its 14-byte Ethernet header
+	# side sees the frame without its 14-byte Ethernet header; loopback's
+	# driver hands it to netif_rx() (its entry, then its queueing) before
+	# it returns
 	[ "$output" = "tx lo 375 8
-rx lo 361 8" ] || { show_run; false; }
+hard lo 375 8
+rx lo 361 8
+netif_rx lo 361
+hard return 375 0" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
 }
 
