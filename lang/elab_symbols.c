@@ -72,7 +72,12 @@ static struct elab_sym *lookup(struct scope *sc, const char *name,
 
 	if ((s = find_local(sc, name)))
 		return s;
-	if ((s = elab_find_global(sc->e, name))) {
+	/* a tapset function sees the tapsets' globals, not the script's:
+	 * its locals are not the script's global of the same name */
+	if ((s = elab_find_global(sc->e, name)) && sc->fn &&
+	    sc->fn->decl->library && s->decl && !s->decl->library)
+		s = NULL;
+	if (s) {
 		s->used = true;
 		return s;
 	}

@@ -10,7 +10,7 @@
 #       first waits for a byte on stdin.  Prints
 #       "lport=L cport=C client=PID server=PID" at the end.
 #   tcpwork.py unspec
-#       a TCP connection over 127.0.0.1 and a connected UDP socket that
+#       a TCP connection over 127.0.0.1 (accepted) and a connected UDP socket that
 #       sends 7 bytes to another (read with recv(100)); then both are
 #       disconnected by connect() to an AF_UNSPEC address.  Prints
 #       "lport=L cport=C uport=U rport=R" (listener, TCP client, UDP
@@ -134,6 +134,7 @@ def disconnect(s):
 def unspec():
     ls = listener(socket.AF_INET, '127.0.0.1')
     c = socket.create_connection(ls.getsockname())
+    a, _ = ls.accept()
     lport, cport = ls.getsockname()[1], c.getsockname()[1]
     disconnect(c)
     u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)

@@ -343,6 +343,10 @@ load helpers
 	golden tapset_this
 }
 
+@test "tapset_scope" {
+	golden tapset_scope
+}
+
 @test "tapset_conversions" {
 	golden tapset_conversions
 }

@@ -35,6 +35,20 @@ socket.send 1000" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
 }
 
+@test "tapkit: socket.sendmsg and socket.recvmsg: the sizes asked, family, protocol, type and state (kprobes)" {
+	require_kprobes
+	run_pid tapkit -c "python3 $WORK pair 4 1000 300 client" -e 'global r
+probe socket.sendmsg { if (pid() == target()) printf("%s %d %d %d %d %d\n", name, size, family, protocol, type, state) }
+probe socket.recvmsg { if (pid() == target()) r[name, size, family, protocol, type, state] = 1 }
+probe end { foreach ([n, a, b, c, d, e] in r) printf("%s %d %d %d %d %d\n", n, a, b, c, d, e) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	# one send of 1000 bytes on a connected (SS_CONNECTED, 3) TCP stream
+	# socket; reads of 65536 bytes until EOF
+	[ "$(grep -v '^lport=' <<<"$output")" = "socket.sendmsg 1000 2 6 1 3
+socket.recvmsg 65536 2 6 1 3" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
 @test "tapkit: tcp.sendmsg, tcp.recvmsg and their returns: sizes, addresses and ports of one connection" {
 	require_kprobes
 	run_pid tapkit -c "python3 $WORK pair 4 1000 300 client" -e 'global s, r
@@ -45,7 +59,7 @@ probe tcp.recvmsg.return {
 }
 probe end {
 	foreach ([a, b, c] in s) printf("%s %d %d %d\n", a, b, c, s[a, b, c])
-	foreach ([a, b, c, d] in r) printf("%s %s %d %d %d\n", a, b, c, d, r[a, b, c, d])
+	foreach ([sa, da, sp, dp] in r) printf("%s %s %d %d %d\n", sa, da, sp, dp, r[sa, da, sp, dp])
 }'
 	[ "$status" -eq 0 ] || { show_run; false; }
 	# the workload's line first, then the end probe's
@@ -90,11 +104,13 @@ probe end {
 	foreach ([a, b] in x) printf("close %d %d: %d\n", a, b, x[a, b])
 }'
 	[ "$status" -eq 0 ] || { show_run; false; }
-	# a listener and a client (nothing accepted), two UDP sockets, all
-	# closed at the exit
-	[ "$(sed 1d <<<"$output" | sort)" = "close 2 1: 2
+	# a listener (protocol 0) and a client (6, as getaddrinfo() gives it)
+	# made by socket(), one accepted (not made by __sock_create()), two
+	# UDP sockets; all closed at the exit
+	[ "$(sed 1d <<<"$output" | sort)" = "close 2 1: 3
 close 2 2: 2
-create 2 1 0 0: 2
+create 2 1 0 0: 1
+create 2 1 6 0: 1
 create 2 2 0 0: 2
 return 1 0: 4" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
