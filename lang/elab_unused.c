@@ -16,11 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/log.h"
 #include "lang/elab_pass.h"
 
 struct reads {
 	struct elab *e;
-	struct { const char *name; long n; } *v;
+	struct { char *name; long n; } *v;	/* names copied: a dropped
+						 * statement frees its own */
 	size_t n, cap;
 	bool changed;
 };
@@ -56,7 +58,7 @@ static long *count_of(struct reads *r, const char *name)
 		r->cap = r->cap ? 2 * r->cap : 16;
 		r->v = xrealloc(r->v, r->cap * sizeof(*r->v));
 	}
-	r->v[r->n].name = name;
+	r->v[r->n].name = xstrdup(name);
 	r->v[r->n].n = 0;
 	return &r->v[r->n++].n;
 }
@@ -113,10 +115,13 @@ void elab_drop_unused(struct elab *e, struct ast_stmt *body)
 	struct ast_visitor drop = { .stmt = drop_stmt, .ctx = &r };
 
 	do {
-		r.n = 0;
+		while (r.n)
+			free(r.v[--r.n].name);
 		r.changed = false;
 		ast_walk_stmt(body, &count);
 		ast_walk_stmt(body, &drop);
 	} while (r.changed);
+	while (r.n)
+		free(r.v[--r.n].name);
 	free(r.v);
 }

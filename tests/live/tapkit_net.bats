@@ -152,5 +152,18 @@ rr 0 []" ] || { show_run; false; }
 	[ "$output" = 'vfs.read.return name:string file:long dev:long ino:long ret:long bytes_read:long error:long error_str:string $file:struct file* $buf:char* $count:size_t $pos:loff_t* $return:ssize_t' ] ||
 		{ echo "$output"; false; }
 	run --separate-stderr tapkit -l 'tcp.*'
-	[ "$status" -eq 0 ] && [ "$output" = $'tcp.disconnect\ntcp.recvmsg\ntcp.sendmsg' ] || { echo "$output"; false; }
+	[ "$status" -eq 0 ] && [ "$output" = $'tcp.disconnect\ntcp.recvmsg\ntcp.sendmsg\ntcp.setsockopt' ] || { echo "$output"; false; }
+}
+
+@test "tapkit: tcp.setsockopt names the option, and its return the result (kprobes)" {
+	require_kprobes
+	run_pid tapkit -c "python3 -c 'import socket; s = socket.socket(); s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1); s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CORK, 1)'" -e '
+probe tcp.setsockopt { if (pid() == target()) printf("%s %d %d %s\n", name, level, optname, optstr) }
+probe tcp.setsockopt.return { if (pid() == target()) printf("%s ret %d\n", name, ret) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$output" = "tcp.setsockopt 6 1 TCP_NODELAY
+tcp.setsockopt ret 0
+tcp.setsockopt 6 3 TCP_CORK
+tcp.setsockopt ret 0" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
 }
