@@ -505,15 +505,17 @@ probe end { printf(\"bytes=%d\\n\", bytes) }"
 	dd if=/dev/zero of="$f" bs=64k count=1 oflag=direct status=none 2>/dev/null ||
 		skip "requires: O_DIRECT writes on $(stat -f -c %T "$BATS_TEST_TMPDIR")"
 	rm -f "$f"
-	# the requests the command inserts, then those sectors' issue and
+	# the data writes the command inserts (it may read or write the file
+	# system's metadata too: "M"), then those sectors' issue and
 	# completion, in whatever task the kernel runs them
 	run_pid tapkit -c "dd if=/dev/zero of=$f bs=64k count=4 oflag=direct status=none" -e "
 global mine, c, b
 probe ioscheduler.elv_add_request {
-	if (pid() == target() && disk_major == $major && disk_minor == $minor) mine[sector] = 1
+	if (pid() == target() && disk_major == $major && disk_minor == $minor && isinstr(rq_flags, \"W\") && !isinstr(rq_flags, \"M\"))
+		mine[sector] = 1
 }
 probe ioscheduler.elv_add_request, ioscheduler.elv_next_request, ioscheduler.elv_completed_request {
-	if (disk_major == $major && disk_minor == $minor && sector in mine) {
+	if (disk_major == $major && disk_minor == $minor && sector in mine && isinstr(rq_flags, \"W\") && !isinstr(rq_flags, \"M\")) {
 		c[name, rq_flags, elevator_name]++
 		b[name] += size
 	}
