@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <wordexp.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "common/child.h"
@@ -166,6 +167,9 @@ int child_detached(const char *cmd, int outfd, char *err, size_t errlen)
 		}
 		if (outfd != STDOUT_FILENO)
 			dup2(outfd, STDOUT_FILENO);
+		/* none of tapkit's own descriptors (perf events, tracefs
+		 * files, a --prometheus socket that would keep its port) */
+		syscall(SYS_close_range, 3U, ~0U, 0U);
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
 	}

@@ -58,8 +58,8 @@ int child_exit_code(const struct child *c);
  * input is /dev/null)
  *
  * Not waited for: it runs in a grandchild that init (or the nearest
- * subreaper) reaps, with an empty signal mask.  0, or -errno with the
- * reason in @err.
+ * subreaper) reaps, with an empty signal mask and no descriptor but the
+ * three standard ones.  0, or -errno with the reason in @err.
  */
 int child_detached(const char *cmd, int outfd, char *err, size_t errlen);
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # system(): the command runs under /bin/sh once the handler has ended and
 # its output is out, in the background, with tapkit's standard output (the
-# -o file too), /dev/null as input and an empty signal mask.  No tracing.
+# -o file too), /dev/null as input, an empty signal mask and none of
+# tapkit's other descriptors.  No tracing.
 
 bats_require_minimum_version 1.5.0
 
@@ -9,6 +10,13 @@ setup() {
 	TOP=${TAPKIT_TOP:-$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}
 	BIN=${TAPKIT_BIN:-$TOP/build/bin}
 	T=$BATS_TEST_TMPDIR
+}
+
+# a command still held on its fifo (a failed test) is let go
+teardown() {
+	if [ -p "$T/hold" ] && [ ! -s "$T/got" ]; then
+		timeout 2 sh -c 'echo x >"$1"' sh "$T/hold" || true
+	fi
 }
 
 # wait_for FILE: until FILE exists (at most 20 s)
@@ -60,17 +68,18 @@ probe begin { system("read x <'"$T"'/hold; echo \"$x\" >'"$T"'/got"); exit() }' 
 	[ "$(cat "$T/got")" = released ]
 }
 
-@test "system: /dev/null as input, no signal blocked, status of the command ignored" {
+@test "system: /dev/null as input, no signal blocked, no descriptor of tapkit's, status ignored" {
 	run --separate-stderr "$BIN/tapkit" -o "$T/o" -e '
 probe begin {
-	system("cat; echo cat ended; grep ^SigBlk /proc/self/status; exit 3")
+	system("cat; echo cat ended; grep ^SigBlk /proc/self/status; ls /proc/self/fd | sort -n | tr \"\\n\" \" \"; exit 3")
 	system("touch '"$T"'/done")
 	exit()
-}' <<<"tapkit's own input"
+}' <<<"tapkit's own input" 7</dev/null
 	[ "$status" -eq 0 ] && [ -z "$stderr" ]
 	wait_for "$T/done"
-	for _ in $(seq 1 100); do [ "$(wc -l <"$T/o")" -ge 2 ] && break; sleep 0.05; done
-	[ "$(cat "$T/o")" = $'cat ended\nSigBlk:\t0000000000000000' ]
+	for _ in $(seq 1 100); do [ "$(wc -l <"$T/o")" -ge 2 ] && grep -q ' $' "$T/o" && break; sleep 0.05; done
+	# ls sees 0, 1, 2 and the directory it reads, not the 7 tapkit has
+	[ "$(cat "$T/o")" = $'cat ended\nSigBlk:\t0000000000000000\n0 1 2 3 ' ] || { cat "$T/o"; false; }
 }
 
 @test "system: a command in a probe that fails still runs; a non-string is a compile error" {
