@@ -20,6 +20,7 @@
 #include <sys/syscall.h>
 #include <sys/time.h>
 
+#include "common/json.h"
 #include "common/log.h"
 #include "common/task.h"
 #include "lang/backend.h"
@@ -366,6 +367,35 @@ static int b_string_quoted(struct vm *vm, struct lang_val *a, int n,
 	return text_str(vm, a[0].s, strlen(a[0].s), true, ret, buf);
 }
 
+/*
+ * __json_quote(s): @s as a JSON string literal, quotes included
+ * (common/json.c's escaping, as the tools' -j output has it), for the
+ * JSON tapset.  A literal longer than MAXSTRINGLEN quotes a shorter
+ * prefix of @s: it is cut before an escape, never inside one.
+ */
+static int b_json_quote(struct vm *vm, struct lang_val *a, int n,
+			struct lang_val *ret, char *buf)
+{
+	size_t len = strlen(a[0].s), qlen;
+	char *q = NULL;
+
+	for (;;) {
+		FILE *f = open_memstream(&q, &qlen);
+
+		if (!f)
+			die("out of memory");
+		json_quote(f, a[0].s, len);
+		fclose(f);
+		if (qlen <= cap(vm) || !len)
+			break;
+		len = len * cap(vm) / qlen;	/* < len: qlen > cap */
+		free(q);
+	}
+	ret_str(vm, ret, buf, q, qlen);
+	free(q);
+	return 0;
+}
+
 /* matched(n): group n of the last =~ (regex.stp) */
 static int b_matched(struct vm *vm, struct lang_val *a, int n,
 		     struct lang_val *ret, char *buf)
@@ -571,6 +601,7 @@ const struct builtin builtin_table[] = {
 	{ "text_str", S, 1, { S }, b_text_str, NULL },
 	{ "text_strn", S, 3, { S, L, L }, b_text_strn, NULL },
 	{ "string_quoted", S, 1, { S }, b_string_quoted, NULL },
+	{ "__json_quote", S, 1, { S }, b_json_quote, NULL },
 	{ "matched", S, 1, { L }, b_matched, NULL },
 	{ "ngroups", L, 0, { 0 }, b_ngroups, NULL },
 	/* control and output */

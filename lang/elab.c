@@ -52,17 +52,20 @@ struct elab_sym *elab_expr_sym(const struct ast_expr *e)
 	}
 }
 
-struct elab_sym *elab_find_global(struct elab *e, const char *name)
+struct elab_sym *elab_find_global_in(struct elab *e, const char *name,
+				     bool library_only)
 {
 	struct ast_script *s = e->script;
 	struct elab_sym *g;
 	size_t i;
 
 	for (i = 0; i < e->globals.n; i++)
-		if (!strcmp(e->globals.v[i]->name, name))
+		if (!strcmp(e->globals.v[i]->name, name) &&
+		    (!library_only || (e->globals.v[i]->decl &&
+				       e->globals.v[i]->decl->library)))
 			return e->globals.v[i];
 	/* user globals first, then tapsets' */
-	for (int lib = 0; lib < 2; lib++) {
+	for (int lib = library_only; lib < 2; lib++) {
 		for (i = 0; i < s->globals.n; i++) {
 			struct ast_global *d = s->globals.v[i];
 
@@ -86,6 +89,11 @@ struct elab_sym *elab_find_global(struct elab *e, const char *name)
 		}
 	}
 	return NULL;
+}
+
+struct elab_sym *elab_find_global(struct elab *e, const char *name)
+{
+	return elab_find_global_in(e, name, false);
 }
 
 /*

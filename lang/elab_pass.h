@@ -102,6 +102,10 @@ void elab_sym_free(struct elab_sym *s);
 /* The global @name, entered in the table on first use (user globals
  * before tapsets'); NULL when none is declared. */
 struct elab_sym *elab_find_global(struct elab *e, const char *name);
+/* The same among the tapsets' globals alone with @library_only: what a
+ * tapset function's names resolve to, never the script's globals. */
+struct elab_sym *elab_find_global_in(struct elab *e, const char *name,
+				     bool library_only);
 /* The function @name taking @nargs arguments (-1: any), entered on first
  * use; NULL when none is declared with that many parameters. */
 struct elab_func *elab_find_func(struct elab *e, const char *name, int nargs);

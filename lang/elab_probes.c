@@ -71,6 +71,40 @@ static bool alias_matches(const struct ast_pp *name, const struct ast_pp *pp)
 	return true;
 }
 
+/* Does @name match the first components of @pp, which has more: an alias
+ * used with a suffix (`myalias.return`)? */
+static bool alias_prefix_matches(const struct ast_pp *name,
+				 const struct ast_pp *pp)
+{
+	struct ast_pp head;
+
+	if (name->ncomps >= pp->ncomps)
+		return false;
+	head = *pp;
+	head.ncomps = name->ncomps;
+	return alias_matches(name, &head);
+}
+
+/* A copy of @base with the components of @use after its first @k (the
+ * suffix an alias was used with) appended. */
+static struct ast_pp *with_suffix(const struct ast_pp *base,
+				  const struct ast_pp *use, size_t k)
+{
+	struct ast_pp *c = ast_pp_clone(base);
+	size_t i, n = use->ncomps - k;
+
+	c->comps = xrealloc(c->comps, (c->ncomps + n) * sizeof(*c->comps));
+	for (i = 0; i < n; i++) {
+		struct ast_ppcomp *d = &c->comps[c->ncomps + i];
+
+		d->name = xstrdup(use->comps[k + i].name);
+		d->arg = ast_expr_clone(use->comps[k + i].arg);
+		d->loc = use->comps[k + i].loc;
+	}
+	c->ncomps += n;
+	return c;
+}
+
 static struct ast_stmt *block_of(struct diag_loc loc)
 {
 	return ast_stmt_new(AST_S_BLOCK, loc);
@@ -80,9 +114,15 @@ static int expand_pp(struct elab *e, const struct ast_pp *pp, int depth,
 		     struct expansions *out);
 static char *pp_text(const struct ast_pp *pp);
 
+/*
+ * Alias @a reached by its point @name from the script's @use; @suffix is
+ * 0, or @name's number of components when @use goes on past them (stap's
+ * alias suffixes: `probe a = kernel.function("f") { }` makes `a.return`
+ * kernel.function("f").return, with a's body).
+ */
 static int expand_alias(struct elab *e, struct ast_alias *a,
 			const struct ast_pp *name, const struct ast_pp *use,
-			int depth, struct expansions *out)
+			size_t suffix, int depth, struct expansions *out)
 {
 	struct expansions sub = { 0 };
 	struct ast_stmt *epi;
@@ -91,9 +131,12 @@ static int expand_alias(struct elab *e, struct ast_alias *a,
 
 	for (i = 0; i < a->pps.n; i++) {
 		size_t start = sub.n;
+		struct ast_pp *p = suffix ? with_suffix(a->pps.v[i], use, suffix)
+					  : NULL;
 
-		if (expand_pp(e, a->pps.v[i], depth + 1, &sub) < 0)
+		if (expand_pp(e, p ? p : a->pps.v[i], depth + 1, &sub) < 0)
 			err = -EINVAL;
+		ast_pp_free(p);
 		if (a->pps.v[i]->sufficient && sub.n > start)
 			break;
 	}
@@ -102,7 +145,14 @@ static int expand_alias(struct elab *e, struct ast_alias *a,
 		struct expansion *x = &sub.v[j];
 
 		free(x->alias);
-		x->alias = pp_text(name);
+		if (suffix) {
+			struct ast_pp *n = with_suffix(name, use, suffix);
+
+			x->alias = pp_text(n);
+			ast_pp_free(n);
+		} else {
+			x->alias = pp_text(name);
+		}
 		if (a->body && !a->epilogue)
 			AST_VEC_PUSH(&x->head->u.block,
 				     ast_stmt_clone(a->body));
@@ -238,7 +288,8 @@ again:
 			if (!alias_matches(a->names.v[k], pp))
 				continue;
 			elab_use_file(e, a->loc.file, a->library);
-			if (expand_alias(e, a, a->names.v[k], pp, depth, out) < 0)
+			if (expand_alias(e, a, a->names.v[k], pp, 0, depth,
+					 out) < 0)
 				err = -EINVAL;
 			break;
 		}
@@ -257,6 +308,22 @@ again:
 	for (i = 0; i < list.n; i++)
 		push_expansion(out, list.v[i], pp->loc);
 	free(list.v);
+	if (out->n > start || err)
+		goto done;
+	/* nothing has the whole point: an alias with a suffix */
+	for (i = 0; i < e->script->aliases.n; i++) {
+		struct ast_alias *a = e->script->aliases.v[i];
+
+		for (k = 0; k < a->names.n; k++) {
+			if (!alias_prefix_matches(a->names.v[k], pp))
+				continue;
+			elab_use_file(e, a->loc.file, a->library);
+			if (expand_alias(e, a, a->names.v[k], pp,
+					 a->names.v[k]->ncomps, depth, out) < 0)
+				err = -EINVAL;
+			break;
+		}
+	}
 	if (out->n > start || err)
 		goto done;
 	if (!tried_tapsets) {

@@ -65,6 +65,14 @@ static struct elab_sym *find_local(struct scope *sc, const char *name)
 	return NULL;
 }
 
+/* Resolving the body of a tapset's function or of a tapset's own probe
+ * (not an alias's prologue: that is the script's probe). */
+static bool in_tapset(const struct scope *sc)
+{
+	return sc->fn ? sc->fn->decl->library :
+	       sc->probe && sc->probe->src && sc->probe->src->library;
+}
+
 static struct elab_sym *lookup(struct scope *sc, const char *name,
 			       struct diag_loc loc)
 {
@@ -72,12 +80,9 @@ static struct elab_sym *lookup(struct scope *sc, const char *name,
 
 	if ((s = find_local(sc, name)))
 		return s;
-	/* a tapset function sees the tapsets' globals, not the script's:
-	 * its locals are not the script's global of the same name */
-	if ((s = elab_find_global(sc->e, name)) && sc->fn &&
-	    sc->fn->decl->library && s->decl && !s->decl->library)
-		s = NULL;
-	if (s) {
+	/* a tapset's function or own probe sees the tapsets' globals, not
+	 * the script's: its names are not the script's globals */
+	if ((s = elab_find_global_in(sc->e, name, in_tapset(sc)))) {
 		s->used = true;
 		return s;
 	}

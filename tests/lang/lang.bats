@@ -15,6 +15,14 @@ load helpers
 	golden alias
 }
 
+@test "alias_suffix" {
+	golden alias_suffix
+}
+
+@test "compile_alias_suffix" {
+	golden compile_alias_suffix
+}
+
 @test "alias_wildcard" {
 	golden alias_wildcard
 }
@@ -341,6 +349,10 @@ load helpers
 
 @test "tapset_this" {
 	golden tapset_this
+}
+
+@test "json_quote" {
+	golden json_quote
 }
 
 @test "tapset_scope" {

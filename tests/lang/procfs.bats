@@ -245,7 +245,7 @@ probe json_data {
 		{ cat "$ERR"; false; }
 	run --separate-stderr "$BIN/tapkit" -e 'probe begin { json_add_string_metric("s", ""); json_add_array("s", "") }'
 	[ "$status" -eq 1 ]
-	[[ ${stderr_lines[0]} == "ERROR: Metric 's' already exists near identifier 'error' at "*/json.stp:66:3 ]] ||
+	[[ ${stderr_lines[0]} == "ERROR: Metric 's' already exists near identifier 'error' at "*/json.stp:47:3 ]] ||
 		{ echo "# $stderr"; false; }
 	start -e 'probe procfs("x").read { $value = "x\n" }'
 	[ -e "$DIR/x" ] && [ ! -e "$DIR/metadata.json" ] && [ ! -e "$DIR/data.json" ]
