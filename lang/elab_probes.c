@@ -260,6 +260,34 @@ static int expand_twin(struct elab *e, const struct ast_pp *pp, int depth,
 	return 1;
 }
 
+/* Every alias that names @pp (@suffix: that names its first components,
+ * the rest a suffix), expanded into @out; 0 or -EINVAL. */
+static int expand_aliases(struct elab *e, const struct ast_pp *pp,
+			  bool suffix, int depth, struct expansions *out)
+{
+	size_t i, k;
+	int err = 0;
+
+	for (i = 0; i < e->script->aliases.n; i++) {
+		struct ast_alias *a = e->script->aliases.v[i];
+
+		for (k = 0; k < a->names.n; k++) {
+			const struct ast_pp *name = a->names.v[k];
+
+			if (suffix ? !alias_prefix_matches(name, pp) :
+				     !alias_matches(name, pp))
+				continue;
+			elab_use_file(e, a->loc.file, a->library);
+			if (expand_alias(e, a, name, pp,
+					 suffix ? name->ncomps : 0, depth,
+					 out) < 0)
+				err = -EINVAL;
+			break;
+		}
+	}
+	return err;
+}
+
 /* Ask the aliases, then the providers; load tapsets when nobody knows. */
 static int expand_pp(struct elab *e, const struct ast_pp *pp, int depth,
 		     struct expansions *out)
@@ -267,7 +295,7 @@ static int expand_pp(struct elab *e, const struct ast_pp *pp, int depth,
 	const struct prov_env env = { e->diag, e->opts->listing,
 				      e->opts->target_exe, e->opts->target_pid };
 	struct prov_list list = { 0 };
-	size_t start = out->n, i, k;
+	size_t start = out->n, i;
 	int r, err = 0;
 	bool tried_tapsets = false;
 	char *text;
@@ -281,19 +309,7 @@ static int expand_pp(struct elab *e, const struct ast_pp *pp, int depth,
 	if (r)
 		return r < 0 ? r : 0;
 again:
-	for (i = 0; i < e->script->aliases.n; i++) {
-		struct ast_alias *a = e->script->aliases.v[i];
-
-		for (k = 0; k < a->names.n; k++) {
-			if (!alias_matches(a->names.v[k], pp))
-				continue;
-			elab_use_file(e, a->loc.file, a->library);
-			if (expand_alias(e, a, a->names.v[k], pp, 0, depth,
-					 out) < 0)
-				err = -EINVAL;
-			break;
-		}
-	}
+	err = expand_aliases(e, pp, false, depth, out);
 	if (out->n > start || err)
 		goto done;
 	for (i = 0; e->opts->providers && e->opts->providers[i]; i++) {
@@ -311,19 +327,7 @@ again:
 	if (out->n > start || err)
 		goto done;
 	/* nothing has the whole point: an alias with a suffix */
-	for (i = 0; i < e->script->aliases.n; i++) {
-		struct ast_alias *a = e->script->aliases.v[i];
-
-		for (k = 0; k < a->names.n; k++) {
-			if (!alias_prefix_matches(a->names.v[k], pp))
-				continue;
-			elab_use_file(e, a->loc.file, a->library);
-			if (expand_alias(e, a, a->names.v[k], pp,
-					 a->names.v[k]->ncomps, depth, out) < 0)
-				err = -EINVAL;
-			break;
-		}
-	}
+	err = expand_aliases(e, pp, true, depth, out);
 	if (out->n > start || err)
 		goto done;
 	if (!tried_tapsets) {
