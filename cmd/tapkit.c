@@ -27,6 +27,7 @@
 #include "lang/ast.h"
 #include "lang/diag.h"
 #include "lang/elab.h"
+#include "prov/layout.h"
 #include "prov/prov.h"
 #include "lang/gen.h"
 #include "lang/parse.h"
@@ -357,7 +358,7 @@ static int list_probes(struct opts *o, struct diag *d,
 {
 	struct ast_script *s = ast_script_new();
 	struct elab_opts eo = { .tapset_dirs = o->dirs, .lex = lc,
-				.providers = prov_all,
+				.providers = prov_all, .layout = prov_layout,
 				.listing = true, .listing_vars = o->list_vars };
 	char *text = xasprintf("probe %s {}", o->list);
 	struct elab *e = NULL;
@@ -587,7 +588,7 @@ static int compile(struct tapkit *tk, const struct tool *t)
 {
 	struct opts *o = &tk->o;
 	struct elab_opts eo = { .tapset_dirs = o->dirs, .lex = &tk->lc,
-				.providers = prov_all,
+				.providers = prov_all, .layout = prov_layout,
 				.no_display = o->pass && o->pass < 5 &&
 					      o->pass != 4,
 				.has_target = t->opt.command || o->target,

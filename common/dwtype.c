@@ -771,8 +771,10 @@ int dwtype_cast(struct dwinfo *dw, const char *type, const struct tplace *ptr,
 {
 	struct dwobj o = { 0 };
 	struct dwwalk w;
+	struct tpath rest;
 	Dwarf_Die t;
 	char *what;
+	int64_t off;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -787,11 +789,27 @@ int dwtype_cast(struct dwinfo *dw, const char *type, const struct tplace *ptr,
 	o.pl.loc = xstrdup(ptr->loc);
 	o.pl.off = ptr->off;
 	o.pl.mem = ptr->mem;
-	ret = deref(&w, &o, &t, false, 0);
+	rest = *path;
+	off = path->off;
+	if (rest.nsteps && rest.steps[0].kind == TSTEP_INDEX) {
+		/* p[i]: the pointer moved by i objects */
+		int64_t size = dwt_size(&t);
+
+		if (size <= 0) {
+			free(o.pl.loc);
+			walk_release(&w);
+			return errmsg(err, errlen, -EINVAL, "'%s' has no size "
+				      "to index by", type);
+		}
+		off += rest.steps[0].index * size;
+		rest.steps++;
+		rest.nsteps--;
+	}
+	ret = deref(&w, &o, &t, false, off);
 	if (!ret)
-		ret = walk(&w, &o, path);
+		ret = walk(&w, &o, &rest);
 	if (!ret)
-		ret = emit(&w, &o, path, out);
+		ret = emit(&w, &o, &rest, out);
 	tplace_release(&o.pl);
 	walk_release(&w);
 	return ret;

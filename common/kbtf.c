@@ -844,6 +844,7 @@ int kbtf_cast(struct kbtf *k, const char *module, const char *type,
 {
 	const struct btf *b = module_btf(k, module, err, errlen);
 	struct walk w = { .b = b, .err = err, .errlen = errlen };
+	struct tpath rest;
 	int id, ret;
 
 	memset(out, 0, sizeof(*out));
@@ -856,8 +857,22 @@ int kbtf_cast(struct kbtf *k, const char *module, const char *type,
 	/* the object the pointer points to */
 	w.pl.loc = tplace_value(ptr);
 	w.pl.mem = true;
-	w.pl.off = 0;
+	w.pl.off = path->off;
 	w.id = (__u32)id;
+	rest = *path;
+	if (rest.nsteps && rest.steps[0].kind == TSTEP_INDEX) {
+		/* p[i]: the pointer moved by i objects */
+		__s64 size = btf__resolve_size(b, (__u32)id);
+
+		if (size <= 0) {
+			tplace_release(&w.pl);
+			return errmsg(err, errlen, -EINVAL, "'%s' has no size "
+				      "to index by", type);
+		}
+		w.pl.off += rest.steps[0].index * size;
+		rest.steps++;
+		rest.nsteps--;
+	}
 	if (!path->nsteps && !path->addressof && !path->pretty) {
 		/* @cast(p, "t") alone is the pointer itself */
 		free(w.pl.loc);
@@ -866,7 +881,7 @@ int kbtf_cast(struct kbtf *k, const char *module, const char *type,
 		return errmsg(err, errlen, -EINVAL, "@cast(..., \"%s\") needs "
 			      "a member, an element or $ to read", type);
 	}
-	ret = walk_path(&w, path, out);
+	ret = walk_path(&w, &rest, out);
 	tplace_release(&w.pl);
 	return ret;
 }

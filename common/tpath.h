@@ -40,6 +40,10 @@ struct tpath {
 	size_t nsteps;
 	bool addressof;		/* &$x...: the address, not the value */
 	int pretty;		/* 0; 1: $x$ (one level); 2: $x$$ (nested) */
+	/* @cast's path only: bytes added to the pointer before the steps
+	 * (@cast(p - 8, "T")).  There a first [i] step moves by i whole
+	 * objects, as C indexes a pointer: &@cast(0, "T")[1] is T's size. */
+	int64_t off;
 };
 
 /*

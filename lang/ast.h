@@ -201,6 +201,8 @@ struct ast_expr {
 			struct ast_tcomp *comps;
 			size_t ncomps;
 			char *cast_type;	/* @cast(base, "type", "mod") */
+			int64_t cast_off;	/* set by elab: bytes added to
+						 * base (@cast(p - 8, ...)) */
 			char *cast_module;	/* and @var(name, "mod") */
 			char *global;		/* @var("name@file", "mod") */
 			/* set by elab: a raw operand of the provider

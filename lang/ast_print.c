@@ -68,6 +68,9 @@ static void print_target(FILE *f, const struct ast_expr *e)
 	else if (e->u.target.cast_type) {
 		fputs("@cast(", f);
 		print_expr(f, e->u.target.base, true);
+		if (e->u.target.cast_off)
+			fprintf(f, " %c %lld", e->u.target.cast_off < 0 ? '-' : '+',
+				(long long)llabs(e->u.target.cast_off));
 		fprintf(f, ", \"%s\"", e->u.target.cast_type);
 		if (e->u.target.cast_module)
 			fprintf(f, ", \"%s\"", e->u.target.cast_module);

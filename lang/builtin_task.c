@@ -9,7 +9,9 @@
  * task_pid() and task_tid() of a handle are exact.  The rest are exact
  * for the task the event happened in (from the event's context, as
  * pid() and execname() are) and read from /proc/TID otherwise, when the
- * handler runs: a task that has exited by then reads as 0 or "".
+ * handler runs: a task that has exited by then reads as 0 or "".  In a
+ * kernel function probe, the task functions of a task_struct pointer the
+ * probe fetches ($p, pointer_arg(1)) are reads of it (lang/elab_task.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -42,7 +44,8 @@ static pid_t tid_of(struct vm *vm, const char *fn, int64_t t)
 	if (t < 0)
 		vm_raise(vm, "%s: 0x%llx is a kernel task_struct address: tapkit "
 			 "reads tasks by handle (task_current(), pid2task()); "
-			 "for a target variable use @cast(..., \"task_struct\")",
+			 "pass the kernel probe's variable itself (task_pid($p)) "
+			 "or use @cast(..., \"task_struct\")",
 			 fn, (unsigned long long)t);
 	else
 		vm_raise(vm, "%s: 0x%llx is not a task", fn,

@@ -29,6 +29,7 @@ struct diag {
 	unsigned similar;	/* repeats left out (once per expanded probe) */
 	bool dup;		/* the last error or warning was one */
 	bool limit_noted;	/* the "too many errors" line was printed */
+	struct { struct diag_loc **v; size_t n, cap; } kept;
 };
 
 struct diag *diag_new(void)
@@ -62,7 +63,31 @@ void diag_free(struct diag *d)
 		free(d->files[i]);
 	}
 	free(d->files);
+	for (i = 0; i < d->kept.n; i++)
+		free(d->kept.v[i]);
+	free(d->kept.v);
 	free(d);
+}
+
+const struct diag_loc *diag_loc_keep(struct diag *d, struct diag_loc loc)
+{
+	struct diag_loc *k;
+
+	/* invocations come one after another: the last one is often it */
+	if (d->kept.n) {
+		k = d->kept.v[d->kept.n - 1];
+		if (k->file == loc.file && k->line == loc.line && k->col == loc.col &&
+		    k->expanded_at == loc.expanded_at)
+			return k;
+	}
+	k = xmalloc(sizeof(*k));
+	*k = loc;
+	if (d->kept.n == d->kept.cap) {
+		d->kept.cap = d->kept.cap ? 2 * d->kept.cap : 16;
+		d->kept.v = xrealloc(d->kept.v, d->kept.cap * sizeof(*d->kept.v));
+	}
+	d->kept.v[d->kept.n++] = k;
+	return k;
 }
 
 const struct diag_file *diag_add_file(struct diag *d, const char *name,
@@ -184,6 +209,9 @@ void diag_vreport(struct diag *d, enum diag_level level, struct diag_loc loc,
 	m->level = level;
 	m->loc = loc;
 	m->text = text;
+	if (level != DIAG_NOTE && loc.expanded_at && loc.expanded_at->file)
+		diag_note(d, *loc.expanded_at, "in expansion of the macro "
+			  "invoked here");
 }
 
 void diag_error(struct diag *d, struct diag_loc loc, const char *fmt, ...)

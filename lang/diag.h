@@ -39,6 +39,9 @@ struct diag_loc {
 	const struct diag_file *file;	/* NULL: no location at all */
 	unsigned line;
 	unsigned col;
+	/* what a macro expanded: where the outermost macro was invoked
+	 * (diag_loc_keep()), which a note after each message names */
+	const struct diag_loc *expanded_at;
 };
 
 enum diag_level {
@@ -56,6 +59,9 @@ struct diag;
 struct diag *diag_new(void);
 /* Free @d, its files and its pending messages; NULL is a no-op. */
 void diag_free(struct diag *d);
+
+/* A copy of @loc that lives as long as @d, for diag_loc.expanded_at. */
+const struct diag_loc *diag_loc_keep(struct diag *d, struct diag_loc loc);
 
 /*
  * Register a copy of @text (@len bytes) under @name and return the record

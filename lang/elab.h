@@ -102,6 +102,8 @@ struct elab_probe {
 	struct { struct ast_stmt **v; size_t n, cap; } tail;
 };
 
+struct tpath;
+
 struct elab_opts {
 	const char *const *tapset_dirs;	/* searched in order; NULL-ended */
 	const struct lex_config *lex;	/* for parsing tapsets */
@@ -116,6 +118,12 @@ struct elab_opts {
 					 * its libraries), 0 with -c */
 	/* the probe families, asked in order; NULL-ended (prov/prov.h) */
 	const struct provider *const *providers;
+	/* @cast of a constant (offsetof, sizeof, @type_member_defined):
+	 * the layout of @type in @module, as prov/layout.h's prov_layout();
+	 * NULL: such casts are refused */
+	int (*layout)(const char *module, const char *type,
+		      const struct tpath *path, int64_t *value, char *err,
+		      size_t errlen);
 };
 
 struct elab {

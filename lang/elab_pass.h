@@ -85,6 +85,27 @@ int elab_raw_call(struct elab *e, struct elab_probe *p, struct ast_expr *call,
 int elab_target_build(struct elab *e, struct elab_probe *p, struct ast_expr *t,
 		      struct prov_target *out, struct tstep **steps,
 		      struct tstep **pre, bool quiet);
+/* The steps of @t's components into @path (the steps array is the
+ * caller's to free); -1 after an error. */
+int elab_target_path(struct elab *e, const struct ast_expr *t,
+		     struct tpath *path, struct tstep **steps, bool quiet);
+/*
+ * @cast(...) made simple before a provider sees it (elab_cast.c): a
+ * constant pointer is answered from the type's layout (&@cast(0, "T")->m
+ * becomes a number), &@cast(x, "T") becomes x, and @cast(x + N, "T")
+ * keeps x as the pointer and N aside.  1 when @t is done (a number, x,
+ * or with @quiet a member that exists), 0 when the provider resolves
+ * it, -1 after an error (reported unless @quiet).
+ */
+int elab_cast(struct elab *e, struct elab_probe *p, struct ast_expr *t,
+	      bool quiet);
+/*
+ * task_pid($p), task_execname(pointer_arg(1))...: in a kernel probe with
+ * typed targets, a task function of a task pointer the probe fetches
+ * becomes the read of its task_struct (elab_task.c).  1 when @call was
+ * replaced, 0 when it stays a call, -1 after an error.
+ */
+int elab_task_call(struct elab *e, struct elab_probe *p, struct ast_expr *call);
 /* A name for target @e in messages: "$p", "@cast", "@var", "int_arg". */
 const char *elab_target_shown(const struct ast_expr *e);
 bool elab_target_resolve(struct elab *e, struct elab_probe *p,

@@ -449,6 +449,17 @@ static bool resolve_target(struct scope *sc, struct ast_expr *e, bool quiet)
 	struct prov_var v = { 0 };
 	const struct prov_probe *pp;
 
+	if (e->u.target.cast_type) {
+		switch (elab_cast(sc->e, sc->probe, e, quiet)) {
+		case -1:
+			return false;
+		case 1:
+			/* a number, the pointer itself, or a member found */
+			if (!quiet)
+				resolve_expr(sc, e);
+			return true;
+		}
+	}
 	if (!sc->probe) {
 		if (!quiet)
 			diag_error(sc->e->diag, e->loc, "target variables are "
@@ -643,6 +654,14 @@ static int name_expr(struct ast_expr *e, void *ctx)
 		resolve_index(sc, e->u.in.index, true);
 		return 1;
 	case AST_E_CALL:
+		/* task_pid($p): the read of $p's task_struct */
+		switch (elab_task_call(sc->e, sc->probe, e)) {
+		case 1:
+			resolve_expr(sc, e);
+			return 1;
+		case -1:
+			return 1;
+		}
 		/* register(), int_arg(N)...: a raw operand of the probe */
 		switch (elab_raw_call(sc->e, sc->probe, e, false)) {
 		case 0:

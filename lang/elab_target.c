@@ -121,10 +121,8 @@ const char *elab_target_shown(const struct ast_expr *e)
 	       "the value";
 }
 
-/* The steps of @e's components into @path; the steps array is the
- * caller's to free. */
-static int path_of(struct elab *e, const struct ast_expr *t,
-		   struct tpath *path, struct tstep **steps, bool quiet)
+int elab_target_path(struct elab *e, const struct ast_expr *t,
+		     struct tpath *path, struct tstep **steps, bool quiet)
 {
 	size_t i, n = 0;
 	struct tstep *v = xcalloc(t->u.target.ncomps + 1, sizeof(*v));
@@ -199,7 +197,7 @@ int elab_target_build(struct elab *e, struct elab_probe *p, struct ast_expr *t,
 			return -1;
 		}
 		root_of(base, out);
-		if (path_of(e, base, &out->pre, pre, quiet) < 0)
+		if (elab_target_path(e, base, &out->pre, pre, quiet) < 0)
 			return -1;
 		out->cast_type = t->u.target.cast_type;
 		out->cast_module = t->u.target.cast_module;
@@ -210,11 +208,12 @@ int elab_target_build(struct elab *e, struct elab_probe *p, struct ast_expr *t,
 	} else {
 		root_of(t, out);
 	}
-	if (path_of(e, t, &out->path, steps, quiet) < 0) {
+	if (elab_target_path(e, t, &out->path, steps, quiet) < 0) {
 		free(*pre);
 		*pre = NULL;
 		return -1;
 	}
+	out->path.off = t->u.target.cast_off;
 	return 0;
 }
 

@@ -56,9 +56,9 @@ struct token {
 	char *text;		/* heap, owned; never NULL after lex_next() */
 	size_t len;		/* bytes in text (a string may hold NULs) */
 	uint64_t num;		/* TOK_NUMBER: the value; > INT64_MAX wraps */
-	struct diag_loc loc;	/* where the token starts */
-	/* from a macro body: the outermost macro invocation (else 0s) */
-	struct diag_loc macro_loc;
+	/* where the token starts; from a macro, loc.expanded_at is the
+	 * outermost macro invocation */
+	struct diag_loc loc;
 	bool space_before;	/* whitespace or a comment precedes it */
 };
 

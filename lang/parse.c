@@ -105,9 +105,6 @@ void parse_syntax_error(struct parser *p, const char *fmt, ...)
 		va_start(ap, fmt);
 		diag_vreport(p->d, DIAG_ERROR, p->tok.loc, fmt, ap);
 		va_end(ap);
-		if (p->tok.macro_loc.file)
-			diag_note(p->d, p->tok.macro_loc, "in expansion of "
-				  "the macro invoked here");
 	}
 	p->panic = true;	/* after TOK_ERROR: the lexer reported it */
 }

@@ -84,6 +84,7 @@ struct pp {
 	struct act *top;
 	unsigned depth;
 	struct diag_loc outer;	/* the invocation the stack started from */
+	const struct diag_loc *outer_kept;	/* the same, for tokens */
 	struct token pending;	/* one token pushed back at file level */
 	bool has_pending;
 
@@ -155,8 +156,10 @@ static void act_push(struct pp *pp, const struct tokvec *toks,
 	} else {
 		a->scope = scope;
 	}
-	if (!pp->top)
+	if (!pp->top) {
 		pp->outer = *at;
+		pp->outer_kept = diag_loc_keep(pp->d, *at);
+	}
 	pp->top = a;
 	pp->depth++;
 }
@@ -171,7 +174,7 @@ static bool next_pp1(struct pp *pp, struct token *t)
 		if (pp->top->pos >= pp->top->toks->n)
 			return false;
 		lex_token_copy(t, &pp->top->toks->v[pp->top->pos++]);
-		t->macro_loc = pp->outer;
+		t->loc.expanded_at = pp->outer_kept;
 		return true;
 	}
 	if (pp->has_pending) {

@@ -492,6 +492,8 @@ static void key_path(struct strbuf *sb, const struct tpath *t)
 		else
 			fmt_sb_addf(sb, "[%" PRId64 "]", t->steps[i].index);
 	fmt_sb_addf(sb, "%s%.*s", t->addressof ? "&" : "", t->pretty, "$$");
+	if (t->off)
+		fmt_sb_addf(sb, "%+" PRId64, t->off);
 }
 
 /* x86-64 register names as the kprobe fetch syntax spells them. */
@@ -702,16 +704,19 @@ static int kprobe_target(struct prov_probe *p, const struct prov_target *t,
 	}
 rooted:
 	if (t->cast_type) {
+		struct tpath path = t->path;
 		struct tplace ptr;
 
-		if (pre.kind != TVAL_LONG || pre.nargs != 1 || pre.add) {
+		if (pre.kind != TVAL_LONG || pre.nargs != 1) {
 			tval_release(&pre);
 			fmt_sb_release(&key);
 			return errmsg(err, errlen, -EINVAL, "@cast needs a pointer "
 				      "value");
 		}
+		/* &$s->f as the pointer: f's offset joins the cast's */
+		path.off += pre.add;
 		tplace_parse(pre.args[0].loc, &ptr);
-		ret = kbtf_cast(b, t->cast_module, t->cast_type, &ptr, &t->path,
+		ret = kbtf_cast(b, t->cast_module, t->cast_type, &ptr, &path,
 				&v, err, errlen);
 		tplace_release(&ptr);
 		tval_release(&pre);
@@ -721,10 +726,11 @@ rooted:
 		}
 		fmt_sb_addf(&key, "@cast(%s,%s)", t->cast_type,
 			    t->cast_module ? t->cast_module : "");
+		key_path(&key, &path);
 	} else {
 		v = pre;
+		key_path(&key, &t->path);
 	}
-	key_path(&key, &t->path);
 	if (t->deref) {
 		struct tval r;
 

@@ -5,7 +5,7 @@
 /*
  * kernel.function's probe data, shared by prov/kprobe.c (points and
  * target variables) and prov/kprobe_run.c (the events and their records);
- * nobody else includes this.
+ * prov/layout.c shares the kernel's BTF (kprobe_btf()).
  */
 #include <stdbool.h>
 #include <stddef.h>

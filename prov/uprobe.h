@@ -5,7 +5,8 @@
 /*
  * The internals of the process(...) provider shared by prov/uprobe.c
  * (points), prov/uprobe_vars.c (target variables, fetch, context) and
- * prov/uprobe_attach.c (run time).
+ * prov/uprobe_attach.c (run time); prov/layout.c shares the programs'
+ * DWARF (uprobe_dwinfo()).
  */
 #include <stdbool.h>
 #include <stddef.h>

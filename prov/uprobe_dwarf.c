@@ -60,7 +60,8 @@ static char *target_key(const struct prov_target *t, bool entry)
 		    t->cast_type ? t->cast_type : "",
 		    t->cast_module ? t->cast_module : "", entry ? "e" : "", t->raw);
 	for (k = 0; k < 2; k++) {
-		fmt_sb_addf(&sb, "|%d%d", paths[k]->addressof, paths[k]->pretty);
+		fmt_sb_addf(&sb, "|%d%d%+" PRId64, paths[k]->addressof,
+			    paths[k]->pretty, paths[k]->off);
 		for (i = 0; i < paths[k]->nsteps; i++) {
 			const struct tstep *st = &paths[k]->steps[i];
 
@@ -140,9 +141,10 @@ static void string_as_address(struct tval *tv)
 }
 
 /* The pointer of @cast(ptr, ...): a place whose value is @t's root and
- * pre path, resolved as a target of its own. */
+ * pre path, resolved as a target of its own; what user space adds to
+ * that value (&$s->f: f's offset) is added to *@add. */
 static int cast_place(struct prov_probe *p, const struct prov_target *t,
-		      struct tplace *pl, char *err, size_t errlen)
+		      struct tplace *pl, int64_t *add, char *err, size_t errlen)
 {
 	struct uprobe *d = p->data;
 	struct prov_target base = *t;
@@ -158,8 +160,9 @@ static int cast_place(struct prov_probe *p, const struct prov_target *t,
 	if (ret < 0)
 		return ret;
 	b = &d->v[bv.idx];
-	if (b->kind != UV_LONG || !b->def || b->add)
+	if (b->kind != UV_LONG || !b->def)
 		return errmsg(err, errlen, -EINVAL, "@cast needs a pointer value");
+	*add += b->add;
 	pl->loc = xasprintf("%.*s", (int)(strrchr(b->def, ':') - b->def), b->def);
 	pl->off = 0;
 	pl->mem = false;
@@ -213,9 +216,11 @@ int uprobe_dw_target(struct prov_probe *p, const struct prov_target *t,
 		return 0;
 	}
 	if (t->cast_type) {
-		ret = cast_place(p, t, &pl, err, errlen);
+		struct tpath path = t->path;
+
+		ret = cast_place(p, t, &pl, &path.off, err, errlen);
 		if (!ret)
-			ret = dwtype_cast(dw, t->cast_type, &pl, &t->path, &tv,
+			ret = dwtype_cast(dw, t->cast_type, &pl, &path, &tv,
 					  err, errlen);
 		if (ret == -ENOENT && !err[0])
 			ret = errmsg(err, errlen, -EINVAL, "no type '%s' in %s",

@@ -219,6 +219,17 @@ SYSLOOP=$TAPKIT_TOP/build/tests/helpers/sysloop
 
 # Print the output for a failing test.
 # show_run: what bats' run (--separate-stderr) captured, for a failure.
+# run_fails WANT CMD...: CMD exits 1 and the first line of its errors is
+# WANT
+run_fails() {
+	local want=$1
+
+	shift
+	run_pid "$@"
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[ "$(head -1 <<<"$stderr")" = "$want" ] || { show_run; false; }
+}
+
 show_run() {
 	echo "# status $status" >&2
 	echo "# --- stdout" >&2; printf '%s\n' "$output" | sed 's/^/# /' >&2

@@ -22,6 +22,21 @@ teardown() {
 	stop_leftover_tool
 }
 
+# fork_one: this shell forks a child (the task wake_up_new_task() gets,
+# its PID in $child), then the running tool stops and must have exited 0
+fork_one() {
+	(exec sleep 0.1) &
+	child=$!
+	wait "$child"
+	settle
+	stop_tool
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+}
+
+require_btf() {
+	[ -r /sys/kernel/btf/vmlinux ] || skip "requires: /sys/kernel/btf/vmlinux (CONFIG_DEBUG_INFO_BTF)"
+}
+
 @test "tapkit kernel: without kprobes, one located error naming the feature, exit 1, nothing left" {
 	[ ! -e "$TRACEFS/kprobe_events" ] || skip "the kernel has kprobe_events: this is the error without them"
 	run_pid tapkit -e 'probe kernel.function("do_sys_openat2") { print($dfd) }'
@@ -54,7 +69,7 @@ probe kernel.function("tapkit_no_such_fn_*").return { print(1) }'
 }
 
 @test "tapkit kernel: -L lists BTF parameters (and \$return) with their C types" {
-	[ -r /sys/kernel/btf/vmlinux ] || skip "requires: /sys/kernel/btf/vmlinux (CONFIG_DEBUG_INFO_BTF)"
+	require_btf
 	run_pid tapkit -L 'kernel.function("do_sys_openat2")'
 	[ "$status" -eq 0 ]
 	[[ "$output" == 'kernel.function("do_sys_openat2") $dfd:'* ]] || { echo "$output" >&2; false; }
@@ -129,13 +144,69 @@ probe kernel.function("tapkit_no_such_fn_*").return { print(1) }'
 		printf("child %d %d %s %s\n", $p->pid, @cast($p, "task_struct")->tgid,
 		       kernel_string($p->comm), $p->comm$)
 }' "$BASHPID"
-	(exec sleep 0.1) &
-	local child=$!
-	wait "$child"
-	settle
-	stop_tool
-	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+	fork_one
 	grep -qE "^child $child $child (\S+) \"\1\"\$" "$OUT" || { show_output; false; }
+	assert_clean
+}
+
+@test "tapkit kernel: offsetof, sizeof and @type_member_defined of kernel types, without kprobes" {
+	require_btf
+	# struct list_head { next; prev; } is the same on every 64-bit kernel;
+	# a module list is searched in order ("tk_nosuch" is no module)
+	run_pid tapkit -e 'probe begin {
+	printf("%d %d %d %d\n", &@cast(0, "struct list_head")->prev, @cast_module_sizeof("kernel", "struct list_head"),
+	       @container_of(1008, "struct list_head", prev), &@cast(0, "struct list_head", "tk_nosuch:kernel")[3])
+	printf("%d %d %d\n", @type_member_defined("struct task_struct", pid), @type_member_defined("struct task_struct", tasks),
+	       @type_member_defined("struct task_struct", tk_nosuch))
+	exit()
+}'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$output" = "8 16 1000 48
+1 1 0" ] || { show_run; false; }
+	run_pid tapkit -e 'probe begin { println(&@cast(0, "struct tk_nosuch")->x) }'
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[ "$(head -1 <<<"$stderr")" = "<input>:1:23: error: @cast(0, \"struct tk_nosuch\"): no type 'struct tk_nosuch' in the BTF of the kernel" ] ||
+		{ show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit kernel: @container_of, @cast of an offset pointer, and the layout macros over BTF" {
+	require_kprobes
+	require_btf
+	# $p->tasks is a list_head inside the task: its container is $p
+	start_tool tapkit -e 'probe kernel.function("wake_up_new_task") {
+	if (pid() == strtol(@1, 10)) {
+		c = @container_of(&$p->tasks, "struct task_struct", tasks)
+		printf("child %d %d %d %d\n", c == $p,
+		       @cast(@container_of(&$p->tasks, "struct task_struct", tasks), "task_struct")->pid,
+		       @cast(&$p->tasks - &@cast(0, "task_struct")->tasks, "task_struct")->tgid,
+		       @type_member_defined("struct task_struct", tasks) + @type_member_defined("struct task_struct", tk_nosuch))
+	}
+}' "$BASHPID"
+	fork_one
+	grep -qx "child 1 $child $child 1" "$OUT" || { show_output; false; }
+	assert_clean
+}
+
+@test "tapkit kernel: task_*() of a task_struct pointer read it when the probe fires" {
+	require_kprobes
+	require_btf
+	# wake_up_new_task($p): the child the test forks, a copy of this shell
+	start_tool tapkit -e 'probe kernel.function("wake_up_new_task") {
+	if (pid() == strtol(@1, 10))
+		printf("child %d %d %s %d %s %d %d %d %d %#x\n", task_pid($p), task_tid($p), task_execname($p),
+		       task_pid(task_parent($p)), task_execname(task_parent($p)), task_uid($p), task_egid($p),
+		       task_nice(pointer_arg(1)), task_prio($p), task_state($p))
+	if (pid() == strtol(@1, 10))
+		printf("cpu %d %d\n", task_cpu($p) == cpu(), task_start_time($p) > 0)
+}' "$BASHPID"
+	fork_one
+	local comm
+	comm=$(cat /proc/$BASHPID/comm)
+	# a new task is TASK_NEW (0x800) until wake_up_new_task() runs it,
+	# on the CPU sched_fork() gave it, the one forking it
+	grep -qx "child $child $child $comm $BASHPID $comm 0 0 0 20 0x800" "$OUT" || { show_output; false; }
+	grep -qx "cpu 1 1" "$OUT" || { show_output; false; }
 	assert_clean
 }
 

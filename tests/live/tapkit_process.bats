@@ -534,6 +534,38 @@ probe end { println(n) }' "$H/ptarget"
 	assert_clean "$RUN_PID"
 }
 
+@test "tapkit process: @container_of, @cast of an offset pointer and the layout macros over DWARF" {
+	# struct node { int val; struct node *next; char name[16]; }: next at
+	# 8, name at 16, 32 bytes; calc() gets &nodes[0] (val 7), whose next
+	# is nodes[1] (val 11), which follows it in memory
+	run_pid tapkit -c "$H/ptarget 1 0" -e 'probe process(@1).function("calc") {
+	printf("%d %d %d %d\n", @container_of(&$n->name, "struct node", name) == $n,
+	       @cast(@container_of(&$n->name, "struct node", name), "struct node")->val,
+	       @cast(&$n->name - 16, "struct node")->next->val, @cast($n + 32, "struct node")->val)
+	printf("%d %d %d %d %d\n", &@cast(0, "struct node")->next, &@cast(0, "struct node")->name[3],
+	       @cast_module_sizeof(@1, "struct node"), @type_member_defined("struct node", name),
+	       @type_member_defined("struct node", nosuch))
+}
+probe begin { printf("%d %d\n", &@cast(0, "struct node", @1)[2], @module_container_of(1016, @1, "struct node", name)) }' "$H/ptarget"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$(script_out)" = "64 1000
+1 7 11 11
+8 19 32 1 0" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+	# what only the traced memory can answer, and what the type lacks
+	run_fails '<input>:1:23: error: @cast(0, "struct node"): the address goes through a pointer: only the traced memory holds it' \
+		tapkit -e 'probe begin { println(&@cast(0, "struct node", @1)->next->val) }' "$H/ptarget"
+	run_fails "<input>:1:23: error: @cast of a constant address reads memory no probe fetches: cast a pointer the probe has (\$var, register(), pointer_arg()), or take the address with '&'" \
+		tapkit -e 'probe begin { println(@cast(8, "struct node", @1)->val) }' "$H/ptarget"
+	# an error in a tapset macro's body also names the script's invocation
+	run_pid tapkit -e 'probe begin { println(@cast_module_sizeof(@1, "struct nosuch")) }' "$H/ptarget"
+	[ "$status" -eq 1 ] || { show_run; false; }
+	[[ "$(head -1 <<<"$stderr")" == *"/macros.stpm:"*": error: @cast(0, \"struct nosuch\"): no type 'struct nosuch' in '$H/ptarget'" ]] ||
+		{ show_run; false; }
+	[ "$(sed -n 4p <<<"$stderr")" = "<input>:1:23: note: in expansion of the macro invoked here" ] ||
+		{ show_run; false; }
+}
+
 @test "tapkit process: print_ubacktrace() in a process probe names the program's functions" {
 	run_pid tapkit -c "$H/ptarget-O0 2 50" -e 'probe process(@1).function("calc") { print_ubacktrace(); println("--") }' "$H/ptarget-O0"
 	[ "$status" -eq 0 ] || { show_run; false; }

@@ -47,6 +47,34 @@ static void log_path(const struct tpath *p)
 		logf_(" &");
 	if (p->pretty)
 		logf_(" pretty%d", p->pretty);
+	if (p->off)
+		logf_(" off%+lld", (long long)p->off);
+}
+
+/* A layout where each member is 8 bytes further and an object is 24
+ * bytes; "nosuch" is no member. */
+static int fake_layout(const char *module, const char *type,
+		       const struct tpath *path, int64_t *value, char *err,
+		       size_t errlen)
+{
+	int64_t v = path->off;
+	size_t i;
+
+	logf_("layout %s %s", module, type);
+	log_path(path);
+	logf_("\n");
+	for (i = 0; i < path->nsteps; i++) {
+		if (path->steps[i].kind == TSTEP_INDEX) {
+			v += path->steps[i].index * 24;
+			continue;
+		}
+		if (!strcmp(path->steps[i].name, "nosuch"))
+			return errmsg(err, errlen, -EINVAL, "no member 'nosuch' "
+				      "in '%s'", type);
+		v += 8;
+	}
+	*value = v;
+	return 0;
 }
 
 static const struct provider fake, plain;
@@ -166,7 +194,8 @@ static const struct provider *const providers[] = { &fake, &plain, NULL };
  * provider's log in logbuf, -p2 in *@p2 when asked. */
 static char *elab_of(const char *src, char **p2, bool *stacks)
 {
-	struct elab_opts eo = { .providers = providers, .no_display = true };
+	struct elab_opts eo = { .providers = providers, .no_display = true,
+				.layout = fake_layout };
 	struct diag *d = diag_new();
 	struct ast_script *s = ast_script_new();
 	struct elab *e = NULL;
@@ -238,6 +267,56 @@ UNIT_TEST(raw_operands_and_memory_reads)
 		  "(\"f\"):$q\n"
 		  "(\"f\"):$q read 4+8 kernel_long\n"
 		  "(\"f\"):raw arg - 1 u64 cast struct node/- ->v\n");
+	free(err);
+}
+
+UNIT_TEST(casts_of_constants_are_answered_by_the_layout)
+{
+	char *p2 = NULL;
+	char *err = elab_of("probe fake.function(\"f\") {\n"
+			    "  println(&@cast(0, \"T\")->a->b, &@cast(0, \"T\", \"m\")[2], @defined(@cast(0, \"T\")->nosuch))\n"
+			    "  println(@cast($p - &@cast(0, \"T\")->a, \"T\")->v, &@cast($q + 4, \"T\"))\n"
+			    "}\n", &p2, NULL);
+
+	CHECK_STR(err, "");
+	CHECK_STR(logbuf,
+		  "layout kernel T->a->b &\n"
+		  "layout m T[2] &\n"
+		  "layout kernel T->nosuch &\n"
+		  "layout kernel T->nosuch\n"
+		  "layout kernel T->a &\n"
+		  "(\"f\"):$p cast T/- ->v off-8\n"
+		  "layout kernel T &\n"
+		  "(\"f\"):$q\n");
+	CHECK(strstr(p2, "println(16, 48, 0)") != NULL);
+	CHECK(strstr(p2, "println(@cast($p - 8, \"T\")->v, $q + 4)") != NULL);
+	if (unit_failed)
+		printf("# %s", p2);
+	free(p2);
+	free(err);
+}
+
+UNIT_TEST(task_functions_of_a_kernel_pointer_read_its_task_struct)
+{
+	char *p2 = NULL;
+	char *err = elab_of("probe fake.function(\"f\") {\n"
+			    "  println(task_pid($t), task_execname(task_parent(pointer_arg(1))), task_nice($t))\n"
+			    "  println(task_pid(task_current()))\n"
+			    "}\n"
+			    "probe plain { println(task_pid($a)) }\n", &p2, NULL);
+
+	CHECK_STR(err, "");
+	CHECK_STR(logbuf,
+		  "(\"f\"):$t cast task_struct/- ->tgid\n"
+		  "(\"f\"):raw arg - 1 u64 cast task_struct/- ->real_parent->comm\n"
+		  "(\"f\"):raw arg - 1 u64 cast task_struct/- ->real_parent->comm read 1+0 kernel_string\n"
+		  "(\"f\"):$t cast task_struct/- ->static_prio\n");
+	CHECK(strstr(p2, "- 120") != NULL);
+	CHECK(strstr(p2, "task_pid(task_current())") != NULL);
+	CHECK(strstr(p2, "task_pid($a)") != NULL);
+	if (unit_failed)
+		printf("# %s", p2);
+	free(p2);
 	free(err);
 }
 

@@ -509,9 +509,15 @@ UNIT_TEST(lex_macro_errors)
 		  "body\n"
 		  "@define a %( @define b %( 1 %) %) @a x\n"
 		  "             ^\n"
+		  "t.stp:1:35: note: in expansion of the macro invoked here\n"
+		  "@define a %( @define b %( 1 %) %) @a x\n"
+		  "                                  ^\n"
 		  "t.stp:1:29: error: expected comparison operator after '1'\n"
 		  "@define a %( @define b %( 1 %) %) @a x\n"
-		  "                            ^\n");
+		  "                            ^\n"
+		  "t.stp:1:35: note: in expansion of the macro invoked here\n"
+		  "@define a %( @define b %( 1 %) %) @a x\n"
+		  "                                  ^\n");
 	CHECK_LEX("@define count %( 3 %) @count", NULL, "#3",
 		  "t.stp:1:9: warning: macro '@count' hides the built-in "
 		  "operator of that name\n"
@@ -694,9 +700,9 @@ UNIT_TEST(diag_format_and_limit)
 	char buf[64], *out;
 	int i;
 
-	diag_error(d, (struct diag_loc){ f, 2, 9 }, "division by %d", 0);
-	diag_warn(d, (struct diag_loc){ f, 3, 6 }, "after UTF-8");
-	diag_note(d, (struct diag_loc){ f, 0, 0 }, "file only");
+	diag_error(d, (struct diag_loc){ f, 2, 9, NULL }, "division by %d", 0);
+	diag_warn(d, (struct diag_loc){ f, 3, 6, NULL }, "after UTF-8");
+	diag_note(d, (struct diag_loc){ f, 0, 0, NULL }, "file only");
 	diag_error(d, (struct diag_loc){ 0 }, "nowhere");
 	CHECK_INT(diag_count(d), 4);
 	CHECK_INT(diag_errors(d), 2);
@@ -714,13 +720,13 @@ UNIT_TEST(diag_format_and_limit)
 		       "error: nowhere\n");
 	free(out);
 	CHECK_INT(diag_count(d), 0);
-	CHECK_STR(diag_loc_str((struct diag_loc){ f, 2, 9 }, buf, sizeof(buf)),
+	CHECK_STR(diag_loc_str((struct diag_loc){ f, 2, 9, NULL }, buf, sizeof(buf)),
 		  "t.stp:2:9");
 
 	/* past the limit errors are counted, not kept */
 	diag_set_limit(d, 5);
 	for (i = 0; i < 7; i++)
-		diag_error(d, (struct diag_loc){ f, 1, 1 }, "e%d", i);
+		diag_error(d, (struct diag_loc){ f, 1, 1, NULL }, "e%d", i);
 	CHECK(diag_full(d));
 	CHECK_INT(diag_count(d), 3);	/* 2 errors were reported before */
 	CHECK_INT(diag_errors(d), 9);
