@@ -70,6 +70,22 @@ ret 1000 0 1
 	assert_clean "$RUN_PID"
 }
 
+@test "tapkit: tcp.*'s saddr and daddr of an IPv6 connection, as stap's format_ipaddr() prints them" {
+	require_kprobes
+	run_pid tapkit -c "python3 $WORK pair 6 1000 300 client" -e 'global r
+probe tcp.sendmsg { if (pid() == target()) r["send", family, saddr, daddr, sport, dport] = 1 }
+probe tcp.recvmsg.return {
+	if (pid() == target() && size > 0) r["recv", family, saddr, daddr, sport, dport] = 1
+}
+probe end { foreach ([a, f, sa, da, sp, dp] in r) printf("%s %d %s %s %d %d\n", a, f, sa, da, sp, dp) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	parse_pair "$(head -1 <<<"$output")"
+	local lo=0000:0000:0000:0000:0000:0000:0000:0001
+	[ "$(sed 1d <<<"$output" | sort)" = "recv 10 $lo $lo $C $L
+send 10 $lo $lo $C $L" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
 @test "tapkit: tcp.disconnect and udp.* of sockets disconnected by connect(AF_UNSPEC)" {
 	require_kprobes
 	run_pid tapkit -c "python3 $WORK unspec" -e '

@@ -50,7 +50,7 @@ probe nd_syscall.getppid, nd1_syscall.getppid { if (pid() == target()) c["nd", n
 probe dw_syscall.getppid.return { if (pid() == target()) c["dw", name, retstr]++ }
 probe end { foreach ([a, b, s] in c) printf("%s %s %s %d\n", a, b, s, c[a, b, s]) }'
 	[ "$status" -eq 0 ] || { show_run; false; }
-	[ "$output" = "nd getppid __syscall_nr=110 246
+	[ "$output" = "nd getppid  246
 dw getppid $RUN_PID 123" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
 }
@@ -427,6 +427,32 @@ probe syscall.openat.return { if (pid() == target() && retval == -14) println(re
 	[ "$status" -eq 0 ] || { show_run; false; }
 	[ "$output" = 'NULL
 -14 (EFAULT)' ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit: syscall.*'s argstr as stap prints it: flags by name, modes in octal, the path where event probes read it" {
+	local p=$BATS_TEST_TMPDIR/tk_argstr path
+	# dash opens a '>' target O_WRONLY|O_CREAT|O_TRUNC, 0666 and a '<'
+	# one O_RDONLY; the loader's own opens add O_CLOEXEC
+	run_pid tapkit -c "dash -c ': >$p; exec 3<$p'" -e '
+probe syscall.openat { if (pid() == target() && !(flags & 0x80000)) printf("%s(%s)\n", name, argstr) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	if has_eprobes; then
+		path="\"$p\""
+	else
+		path='0x[0-9a-f]+'
+	fi
+	[[ "$output" =~ ^openat\(AT_FDCWD,\ $path,\ O_WRONLY\|O_CREAT\|O_TRUNC,\ 0666\)$'\n'openat\(AT_FDCWD,\ $path,\ O_RDONLY\)$ ]] ||
+		{ show_run; false; }
+	# read(fd, buf, count), and a syscall without arguments: ""
+	run_pid tapkit -c "$SYSLOOP getppid 2" -e '
+probe syscall.getppid { if (pid() == target()) printf("[%s]\n", argstr) }'
+	[ "$status" -eq 0 ] && [ "$output" = "[]
+[]" ] || { show_run; false; }
+	run_pid tapkit -c "dd if=/dev/zero of=/dev/null bs=4096 count=1 status=none" -e '
+probe syscall.read { if (pid() == target() && fd == 0 && count == 4096) printf("%s %d\n", argstr, buf_uaddr == buf) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[[ "$output" =~ ^0,\ 0x[0-9a-f]+,\ 4096\ 1$ ]] || { show_run; false; }
 	assert_clean "$RUN_PID"
 }
 
