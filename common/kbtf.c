@@ -753,6 +753,21 @@ static int walk_path(struct walk *w, const struct tpath *path,
 	return 0;
 }
 
+/*
+ * How many of the x86-64 calling convention's integer registers a
+ * parameter of type @t takes: 1 for a scalar or a struct of up to 8 bytes,
+ * 2 for one of up to 16 bytes (two eightbytes), 0 for a float (an %xmm
+ * register), -1 for a larger struct (passed in memory).
+ */
+static int int_regs(const struct btf_type *t)
+{
+	if (btf_is_float(t))
+		return 0;
+	if (!btf_is_composite(t) || t->size <= 8)
+		return 1;
+	return t->size <= 16 ? 2 : -1;
+}
+
 int kbtf_resolve(struct kbtf *k, const char *module, const char *func,
 		 const char *name, const struct tpath *path, struct tval *out,
 		 char *err, size_t errlen)
@@ -761,6 +776,8 @@ int kbtf_resolve(struct kbtf *k, const char *module, const char *func,
 	struct walk w = { .b = b, .err = err, .errlen = errlen };
 	const struct btf_type *proto;
 	const struct btf_param *p;
+	unsigned slot = 0;	/* the next integer register, 6: the stack */
+	bool spilled = false;	/* a struct went on the stack */
 	__u16 i, vlen;
 	int id, ret;
 
@@ -785,26 +802,35 @@ int kbtf_resolve(struct kbtf *k, const char *module, const char *func,
 		const char *pn = btf__name_by_offset(b, p[i].name_off);
 		const struct btf_type *pt;
 		char loc[16];
+		int n;
 
 		if (!p[i].type)
 			break;
 		pt = btf__type_by_id(b, skip_mods(b, p[i].type));
+		n = pt ? int_regs(pt) : 1;
 		if (!pn || strcmp(pn, name)) {
-			/* what follows a struct by value is not $argN+1 */
-			if (pt && (btf_is_composite(pt) || btf_is_float(pt)) &&
-			    pt->size > 8)
-				vlen = i;
+			/* a struct in memory, or one that does not fit in the
+			 * registers left, goes on the stack; the integers after
+			 * it still take the registers */
+			if (n < 0 || (n == 2 && slot + 2 > 6))
+				spilled = true;
+			else
+				slot += (unsigned)n;
 			continue;
 		}
 		if (pt && btf_is_float(pt))
 			return errmsg(err, errlen, -EINVAL, "$%s is a floating-"
 				      "point value, which kprobes cannot fetch",
 				      name);
-		if (pt && btf_is_composite(pt) && pt->size > 8)
+		if (n != 1)
 			return errmsg(err, errlen, -EINVAL, "$%s is a struct "
 				      "passed by value, which no register holds",
 				      name);
-		snprintf(loc, sizeof(loc), "$arg%u", i + 1);
+		if (slot >= 6 && spilled)
+			return errmsg(err, errlen, -EINVAL, "$%s is on the stack "
+				      "after a struct passed by value: its place "
+				      "is unknown", name);
+		snprintf(loc, sizeof(loc), "$arg%u", slot + 1);
 		w.id = p[i].type;
 		tplace_parse(loc, &w.pl);
 		ret = walk_path(&w, path, out);

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-# TCP workloads of the tcp* live tests, with known ports, PIDs, comms and
-# bytes.  Only loopback addresses (or a network namespace's own).
+# TCP and network-device workloads of the live tests, with known ports, PIDs,
+# comms and bytes.  Only loopback addresses (or a network namespace's own).
 #
 #   tcpwork.py pair 4|6 TX RX client|server [hold]
 #       one connection: the client (comm tcpcli) sends TX bytes, shuts down
@@ -20,7 +20,14 @@
 #       send 1000 bytes and wait SECS: the kernel retransmits them; then
 #       reset both ends (nothing retransmits after it ends).  Prints
 #       "lport=L cport=C pid=PID" first.
+#   tcpwork.py netdev
+#       in a network namespace of its own (whose lo it registers), with
+#       ip(8): lo up, its MTU 1400, its address 02:00:00:00:00:01 (which lo
+#       refuses); a packet socket makes lo promiscuous, asks its MTU with
+#       SIOCGIFMTU and closes (promiscuity back off); /proc/net/dev is read
+#       (lo's statistics); lo down.
 import ctypes
+import fcntl
 import os
 import socket
 import struct
@@ -150,10 +157,30 @@ def unspec():
           flush=True)
 
 
+def netdev():
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.unshare(0x40000000) != 0:           # CLONE_NEWNET
+        raise OSError(ctypes.get_errno(), 'unshare')
+    os.system('ip link set lo up')
+    os.system('ip link set lo mtu 1400')
+    os.system('ip link set lo address 02:00:00:00:00:01 2>/dev/null')
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0)
+    # SOL_PACKET, PACKET_ADD_MEMBERSHIP of a struct packet_mreq for
+    # PACKET_MR_PROMISC
+    s.setsockopt(263, 1, struct.pack('iHH8s', socket.if_nametoindex('lo'), 1, 0, b''))
+    fcntl.ioctl(s, 0x8921, struct.pack('16si', b'lo', 0))     # SIOCGIFMTU
+    s.close()
+    with open('/proc/net/dev') as f:
+        f.read()
+    os.system('ip link set lo down')
+
+
 if sys.argv[1] == 'pair':
     pair(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5],
          sys.argv[6] if len(sys.argv) > 6 else None)
 elif sys.argv[1] == 'unspec':
     unspec()
+elif sys.argv[1] == 'netdev':
+    netdev()
 else:
     retrans(float(sys.argv[2]))

@@ -171,15 +171,51 @@ rr 0 []" ] || { show_run; false; }
 	[ "$status" -eq 0 ] && [ "$output" = $'tcp.disconnect\ntcp.recvmsg\ntcp.sendmsg\ntcp.setsockopt' ] || { echo "$output"; false; }
 }
 
-@test "tapkit: tcp.setsockopt names the option, and its return the result (kprobes)" {
+@test "tapkit: netdev.open, close, change_mtu, change_mac, set_promiscuity, register, get_stats and ioctl of a namespace's lo (kprobes)" {
 	require_kprobes
-	run_pid tapkit -c "python3 -c 'import socket; s = socket.socket(); s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1); s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CORK, 1)'" -e '
-probe tcp.setsockopt { if (pid() == target()) printf("%s %d %d %s\n", name, level, optname, optstr) }
+	# the workload and the ip(8) it runs: target_set_pid()
+	run_pid tapkit -c "python3 $WORK netdev" -e '
+function show(what, dev) { if (target_set_pid(pid())) printf("%s %s\n", what, dev) }
+probe netdev.register { show("register", dev_name) }
+probe netdev.open { show("open", dev_name) }
+probe netdev.close { show("close", dev_name) }
+probe netdev.get_stats { show("stats", dev_name) }
+probe netdev.change_mtu { if (target_set_pid(pid())) printf("mtu %s %d %d\n", dev_name, old_mtu, new_mtu) }
+probe netdev.change_mac { if (target_set_pid(pid())) printf("mac %s %d %s %s\n", dev_name, mac_len, old_mac, new_mac) }
+probe netdev.set_promiscuity {
+	if (target_set_pid(pid())) printf("promisc %s %d %d %d\n", dev_name, inc, enable, disable)
+}
+probe netdev.ioctl { if (target_set_pid(pid())) printf("ioctl %d %d\n", cmd, arg != 0) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	# in the order the workload does them (if_nametoindex() is a
+	# SIOCGIFINDEX ioctl, 35123, before SIOCGIFMTU, 35105); lo's
+	# statistics are also read when the kernel tells of a change, so only
+	# their presence is sure
+	[ "$(grep -v '^stats ' <<<"$output")" = "register lo
+open lo
+mtu lo 65536 1400
+mac lo 6 00:00:00:00:00:00 02:00:00:00:00:01
+ioctl 35123 1
+promisc lo 1 1 0
+ioctl 35105 1
+promisc lo -1 0 1
+close lo" ] || { show_run; false; }
+	grep -qx "stats lo" <<<"$output" || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit: tcp.setsockopt names the option and its size, and its return the result (kprobes)" {
+	require_kprobes
+	# an int is 4 bytes, the congestion control's name "cubic" 5
+	run_pid tapkit -c "python3 -c 'import socket; s = socket.socket(); s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1); s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CORK, 1); s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, b\"cubic\")'" -e '
+probe tcp.setsockopt { if (pid() == target()) printf("%s %d %d %s %d\n", name, level, optname, optstr, optlen) }
 probe tcp.setsockopt.return { if (pid() == target()) printf("%s ret %d\n", name, ret) }'
 	[ "$status" -eq 0 ] || { show_run; false; }
-	[ "$output" = "tcp.setsockopt 6 1 TCP_NODELAY
+	[ "$output" = "tcp.setsockopt 6 1 TCP_NODELAY 4
 tcp.setsockopt ret 0
-tcp.setsockopt 6 3 TCP_CORK
+tcp.setsockopt 6 3 TCP_CORK 4
+tcp.setsockopt ret 0
+tcp.setsockopt 6 13 TCP_CONGESTION 5
 tcp.setsockopt ret 0" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
 }

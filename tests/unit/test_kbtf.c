@@ -352,3 +352,68 @@ UNIT_TEST(bitfield)
 }
 
 UNIT_MAIN()
+
+/* The parameter after a struct passed by value in two registers (a
+ * sockptr_t) is the one after them. */
+UNIT_TEST(param_after_struct_by_value)
+{
+	struct tpath p = path_of(NULL, 0);
+	int id;
+	const struct btf_type *proto;
+	const struct btf_param *bp;
+	struct tval v;
+
+	if (!setup())
+		return;
+	id = btf__find_by_name_kind(ref, "tcp_setsockopt", BTF_KIND_FUNC);
+	if (id <= 0) {
+		unit_skip = "requires: tcp_setsockopt in the kernel's BTF";
+		return;
+	}
+	proto = btf__type_by_id(ref, btf__type_by_id(ref, id)->type);
+	bp = btf_params(proto);
+	CHECK_INT(kbtf_resolve(k, NULL, "tcp_setsockopt", "optlen", &p, &v, err,
+			       sizeof(err)), 0);
+	/* sk, level, optname, then optval: 16 bytes since 5.9 (sockptr_t) */
+	CHECK_STR(arg(&v, 0), btf__resolve_size(ref, bp[3].type) == 16 ?
+		  "$arg6:u32" : "$arg5:u32");
+	tval_release(&v);
+	CHECK_INT(kbtf_resolve(k, NULL, "tcp_setsockopt", "optval", &p, &v, err,
+			       sizeof(err)), btf__resolve_size(ref, bp[3].type) == 16 ?
+		  -EINVAL : 0);
+	tval_release(&v);
+}
+
+/* @cast(p - 8, "T")->m and @cast(p, "T")[1]->m: the offset and a first
+ * index move the object. */
+UNIT_TEST(cast_offset_and_first_index)
+{
+	struct tstep s[] = { { TSTEP_MEMBER, "prev", 0 } };
+	struct tstep ix[] = { { TSTEP_INDEX, NULL, 2 }, { TSTEP_MEMBER, "prev", 0 } };
+	struct tpath p = path_of(s, 1);
+	struct tplace ptr;
+	struct tval v;
+
+	if (!setup())
+		return;
+	tplace_parse("$arg1", &ptr);
+	p.off = -8;
+	CHECK_INT(kbtf_cast(k, NULL, "struct list_head", &ptr, &p, &v, err,
+			    sizeof(err)), 0);
+	CHECK_STR(arg(&v, 0), "+0($arg1):x64");
+	tval_release(&v);
+	p = path_of(ix, 2);
+	CHECK_INT(kbtf_cast(k, NULL, "struct list_head", &ptr, &p, &v, err,
+			    sizeof(err)), 0);
+	CHECK_STR(arg(&v, 0), "+40($arg1):x64");
+	tval_release(&v);
+	/* the address alone: the pointer plus the offset, added in user space */
+	p = path_of(ix, 2);
+	p.addressof = true;
+	CHECK_INT(kbtf_cast(k, NULL, "struct list_head", &ptr, &p, &v, err,
+			    sizeof(err)), 0);
+	CHECK_STR(v.args[0].loc, "$arg1");
+	CHECK_INT(v.add, 40);
+	tval_release(&v);
+	tplace_release(&ptr);
+}
