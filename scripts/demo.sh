@@ -127,6 +127,14 @@ show "tapkit -e '$script' -c 'ls -R /usr/share/doc'"
 cat "$tmp/out"
 grep -v '^Tracing' "$tmp/err" | head -3 >&2 || true
 
+step "tapkit: syscalls with their arguments as stap prints them (argstr), strace-like"
+echo "    (the paths are strings where the kernel has event probes, else addresses)"
+script='probe syscall.openat, syscall.read, syscall.close { if (pid() == target()) printf("%s(%s)\n", name, argstr) }'
+show "tapkit -e '$script' -c 'cat /etc/hostname'"
+"$bin/tapkit" -e "$script" -o "$tmp/out" -c 'cat /etc/hostname' >/dev/null 2>"$tmp/err"
+tail -6 "$tmp/out"
+grep -v '^Tracing' "$tmp/err" | head -3 >&2 || true
+
 step "tapkit: the time each call of a function takes, by name, with its arguments"
 echo "    (demowork handles 5 requests in handle_request(), each sleeping 20 ms)"
 show "tapkit scripts/examples/functime.stp $work handle_request -c '$work 5 20'"
