@@ -941,7 +941,7 @@ static int check(struct tool *t, int argc, char **argv, int optind)
 	tk->ro.out = stdout;
 	if (o->top && top_check(tk) < 0)
 		goto fail;
-	if (o->out && !(tk->ro.out = fopen(o->out, "w"))) {
+	if (o->out && !(tk->ro.out = fopen(o->out, "we"))) {
 		pr_err("cannot open '%s': %s", o->out, strerror(errno));
 		goto fail;
 	}

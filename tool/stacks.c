@@ -274,7 +274,7 @@ int stacks_write_file(const struct stackagg *a, const char *path,
 		      const struct stackagg_print_opts *po,
 		      const struct flamegraph_opts *svg, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "w");
+	FILE *f = fopen(path, "we");
 	int e = 0;
 
 	if (!f)

@@ -656,6 +656,11 @@ probe end { printf("end %d\n", target()) }'
 	t=$(sed -n 's/^end //p' "$o")
 	[ "$(cat "$o")" = "$(for i in $(seq 20); do echo "$t"; done; echo "end $t")" ] || { cat "$o" >&2; false; }
 	assert_clean "$RUN_PID"
+	# the command does not get the file open: its own opens start where
+	# they would without tapkit
+	run_pid tapkit -o "$o" -c "sh -c 'ls -l /proc/\$\$/fd'" -e 'probe begin { }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[[ "$output" == *" 0 -> "* ]] && [[ "$output" != *"$o"* ]] || { show_run; false; }
 }
 
 @test "tapkit: events of two tracepoints arrive in the order they happened" {
