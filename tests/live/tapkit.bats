@@ -506,11 +506,14 @@ probe end { printf(\"bytes=%d\\n\", bytes) }"
 	rm -f "$f"
 	# the data writes the command inserts (it may read or write the file
 	# system's metadata too: "M"), then those sectors' issue and
-	# completion, in whatever task the kernel runs them
+	# completion, in whatever task the kernel runs them.  The command is
+	# told by its name, not by pid() == target(): that would put the first
+	# probe in a session of its own, whose records are not ordered with
+	# the other probe's
 	run_pid tapkit -c "dd if=/dev/zero of=$f bs=64k count=4 oflag=direct status=none" -e "
 global mine, c, b
 probe ioscheduler.elv_add_request {
-	if (pid() == target() && disk_major == $major && disk_minor == $minor && isinstr(rq_flags, \"W\") && !isinstr(rq_flags, \"M\"))
+	if (execname() == \"dd\" && disk_major == $major && disk_minor == $minor && isinstr(rq_flags, \"W\") && !isinstr(rq_flags, \"M\"))
 		mine[sector] = 1
 }
 probe ioscheduler.elv_add_request, ioscheduler.elv_next_request, ioscheduler.elv_completed_request {
