@@ -26,6 +26,11 @@
 #       refuses); a packet socket makes lo promiscuous, asks its MTU with
 #       SIOCGIFMTU and closes (promiscuity back off); /proc/net/dev is read
 #       (lo's statistics); lo down.
+#   tcpwork.py unixrw
+#       a Unix stream socket pair: write() of 700 bytes and writev() of 100 +
+#       23 on one end; read() of 700 and readv() of 100 + 50 (which gets
+#       the 123) on the other, then a non-blocking read() of 10 of it, empty
+#       (EAGAIN); then send() of 1 byte, which is no write().
 import ctypes
 import fcntl
 import os
@@ -175,6 +180,20 @@ def netdev():
     os.system('ip link set lo down')
 
 
+def unixrw():
+    a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    os.write(a.fileno(), b'x' * 700)
+    os.writev(a.fileno(), [b'y' * 100, b'z' * 23])
+    os.read(b.fileno(), 700)
+    os.readv(b.fileno(), [bytearray(100), bytearray(50)])
+    b.setblocking(False)
+    try:
+        os.read(b.fileno(), 10)
+    except BlockingIOError:
+        pass
+    a.send(b'q')
+
+
 if sys.argv[1] == 'pair':
     pair(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5],
          sys.argv[6] if len(sys.argv) > 6 else None)
@@ -182,5 +201,7 @@ elif sys.argv[1] == 'unspec':
     unspec()
 elif sys.argv[1] == 'netdev':
     netdev()
+elif sys.argv[1] == 'unixrw':
+    unixrw()
 else:
     retrans(float(sys.argv[2]))

@@ -49,6 +49,38 @@ socket.recvmsg 65536 2 6 1 3" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
 }
 
+@test "tapkit: socket.aio_write and socket.aio_read: write(), writev(), read() and readv() of a socket, with their results (kprobes)" {
+	require_kprobes
+	run_pid tapkit -c "python3 $WORK unixrw" -e 'global s
+probe socket.aio_write, socket.aio_read {
+	if (pid() == target()) printf("%s %d %d %d %d %d %d\n", name, size, family, protocol, type, state, flags)
+}
+probe socket.aio_write.return, socket.aio_read.return {
+	if (pid() == target()) printf("%s.return %d %d %d %d %d\n", name, size, success, family, type, state)
+}
+probe socket.sendmsg { if (pid() == target()) s[size]++ }
+probe end { foreach (n+ in s) printf("sendmsg %d\n", n) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	# a connected (3) Unix (1) stream (1) pair: the sizes asked, then the
+	# results; readv() of 150 gets the 123 there are, the empty
+	# non-blocking read() -EAGAIN; send() is a sendmsg but no write, and
+	# the writes are sendmsgs too
+	[ "$output" = "socket.aio_write 700 1 0 1 3 0
+socket.aio_write.return 700 1 1 1 3
+socket.aio_write 123 1 0 1 3 0
+socket.aio_write.return 123 1 1 1 3
+socket.aio_read 700 1 0 1 3 0
+socket.aio_read.return 700 1 1 1 3
+socket.aio_read 150 1 0 1 3 0
+socket.aio_read.return 123 1 1 1 3
+socket.aio_read 10 1 0 1 3 0
+socket.aio_read.return -11 0 1 1 3
+sendmsg 1
+sendmsg 123
+sendmsg 700" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
 @test "tapkit: tcp.sendmsg, tcp.recvmsg and their returns: sizes, addresses and ports of one connection" {
 	require_kprobes
 	# a recvmsg() that starts once the server's FIN is in has the local
