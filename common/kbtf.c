@@ -768,6 +768,40 @@ static int int_regs(const struct btf_type *t)
 	return t->size <= 16 ? 2 : -1;
 }
 
+int kbtf_param_place(const struct btf *b, const struct btf_type *proto,
+		     unsigned idx)
+{
+	const struct btf_param *p = btf_params(proto);
+	unsigned i, slot = 0;	/* the next integer register, 6: the stack */
+	bool spilled = false;	/* a struct went on the stack */
+
+	if (idx >= btf_vlen(proto))
+		return KBTF_PLACE_UNKNOWN;
+	for (i = 0;; i++) {
+		__u32 id = skip_mods(b, p[i].type);
+		const struct btf_type *t = id ? btf__type_by_id(b, id) : NULL;
+		int n;
+
+		if (!t || is_mod(t))	/* a type not known: nor its size */
+			return i == idx ? KBTF_PLACE_STRUCT : KBTF_PLACE_UNKNOWN;
+		n = int_regs(t);
+		if (i == idx) {
+			if (n == 0)
+				return KBTF_PLACE_FLOAT;
+			if (n != 1)
+				return KBTF_PLACE_STRUCT;
+			return slot >= 6 && spilled ? KBTF_PLACE_UNKNOWN : (int)slot;
+		}
+		/* a struct in memory, or one that does not fit in the
+		 * registers left, goes on the stack; the integers after it
+		 * still take the registers */
+		if (n < 0 || (n == 2 && slot + 2 > 6))
+			spilled = true;
+		else
+			slot += (unsigned)n;
+	}
+}
+
 int kbtf_resolve(struct kbtf *k, const char *module, const char *func,
 		 const char *name, const struct tpath *path, struct tval *out,
 		 char *err, size_t errlen)
@@ -776,9 +810,8 @@ int kbtf_resolve(struct kbtf *k, const char *module, const char *func,
 	struct walk w = { .b = b, .err = err, .errlen = errlen };
 	const struct btf_type *proto;
 	const struct btf_param *p;
-	unsigned slot = 0;	/* the next integer register, 6: the stack */
-	bool spilled = false;	/* a struct went on the stack */
 	__u16 i, vlen;
+	char loc[16];
 	int id, ret;
 
 	memset(out, 0, sizeof(*out));
@@ -798,46 +831,33 @@ int kbtf_resolve(struct kbtf *k, const char *module, const char *func,
 	}
 	p = btf_params(proto);
 	vlen = btf_vlen(proto);
-	for (i = 0; i < vlen; i++) {
+	for (i = 0; i < vlen && p[i].type; i++) {
 		const char *pn = btf__name_by_offset(b, p[i].name_off);
-		const struct btf_type *pt;
-		char loc[16];
-		int n;
 
-		if (!p[i].type)
+		if (pn && !strcmp(pn, name))
 			break;
-		pt = btf__type_by_id(b, skip_mods(b, p[i].type));
-		n = pt ? int_regs(pt) : 1;
-		if (!pn || strcmp(pn, name)) {
-			/* a struct in memory, or one that does not fit in the
-			 * registers left, goes on the stack; the integers after
-			 * it still take the registers */
-			if (n < 0 || (n == 2 && slot + 2 > 6))
-				spilled = true;
-			else
-				slot += (unsigned)n;
-			continue;
-		}
-		if (pt && btf_is_float(pt))
-			return errmsg(err, errlen, -EINVAL, "$%s is a floating-"
-				      "point value, which kprobes cannot fetch",
-				      name);
-		if (n != 1)
-			return errmsg(err, errlen, -EINVAL, "$%s is a struct "
-				      "passed by value, which no register holds",
-				      name);
-		if (slot >= 6 && spilled)
-			return errmsg(err, errlen, -EINVAL, "$%s is on the stack "
-				      "after a struct passed by value: its place "
-				      "is unknown", name);
-		snprintf(loc, sizeof(loc), "$arg%u", slot + 1);
-		w.id = p[i].type;
-		tplace_parse(loc, &w.pl);
-		ret = walk_path(&w, path, out);
-		tplace_release(&w.pl);
-		return ret;
 	}
-	return -ENOENT;
+	if (i == vlen || !p[i].type)
+		return -ENOENT;
+	switch ((ret = kbtf_param_place(b, proto, i))) {
+	case KBTF_PLACE_FLOAT:
+		return errmsg(err, errlen, -EINVAL, "$%s is a floating-point "
+			      "value, which kprobes cannot fetch", name);
+	case KBTF_PLACE_STRUCT:
+		return errmsg(err, errlen, -EINVAL, "$%s is a struct passed by "
+			      "value, which no register holds", name);
+	case KBTF_PLACE_UNKNOWN:
+		return errmsg(err, errlen, -EINVAL, "$%s is on the stack after a "
+			      "struct passed by value: its place is unknown", name);
+	default:
+		break;
+	}
+	snprintf(loc, sizeof(loc), "$arg%d", ret + 1);
+	w.id = p[i].type;
+	tplace_parse(loc, &w.pl);
+	ret = walk_path(&w, path, out);
+	tplace_release(&w.pl);
+	return ret;
 }
 
 /* A type by name: "struct x", "union x", "enum x", or any named type. */

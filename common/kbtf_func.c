@@ -150,6 +150,7 @@ int kbtf_func_find(struct kbtf *k, const char *name, struct kbtf_func *out,
 		}
 		out->params[i].name = xstrdup(name_of(b, p[i].name_off));
 		classify(b, p[i].type, &out->params[i].t);
+		out->params[i].place = kbtf_param_place(b, proto, i);
 		out->nparams++;
 	}
 	return 0;
@@ -215,33 +216,26 @@ char *kbtf_param_fetch(const struct kbtf_func *f, size_t i, const char *type,
 #if defined(__x86_64__)
 	static const char *const regs[] = { "%di", "%si", "%dx", "%cx", "%r8", "%r9" };
 	const struct kbtf_param *p = &f->params[i];
-	size_t k, slot = 0;
 	char loc[32];
 
-	for (k = 0; k < i; k++) {
-		enum kbtf_class c = f->params[k].t.cls;
-
-		if (c == KBTF_CLASS_OTHER) {
-			errmsg(err, errlen, -EINVAL, "'%s' of %s follows a struct "
-			       "passed by value: its place is unknown", p->name,
-			       f->name);
-			return NULL;
-		}
-		if (c != KBTF_CLASS_FLOAT)	/* floats go in %xmm registers */
-			slot++;
+	if (p->place == KBTF_PLACE_UNKNOWN) {
+		errmsg(err, errlen, -EINVAL, "'%s' of %s follows a struct "
+		       "passed by value: its place is unknown", p->name,
+		       f->name);
+		return NULL;
 	}
 	if (!type)
 		type = kbtf_fetch_type(&p->t);
 	if (!type || p->t.cls == KBTF_CLASS_FLOAT || p->t.cls == KBTF_CLASS_OTHER ||
-	    p->t.cls == KBTF_CLASS_VOID) {
+	    p->t.cls == KBTF_CLASS_VOID || p->place < 0) {
 		errmsg(err, errlen, -EINVAL, "'%s' of %s is a %s: no register "
 		       "holds it", p->name, f->name, kbtf_class_name(p->t.cls));
 		return NULL;
 	}
-	if (slot < 6)
-		snprintf(loc, sizeof(loc), "%s", regs[slot]);
+	if (p->place < 6)
+		snprintf(loc, sizeof(loc), "%s", regs[p->place]);
 	else		/* above the return address */
-		snprintf(loc, sizeof(loc), "+%zu(%%sp)", 8 * (slot - 5));
+		snprintf(loc, sizeof(loc), "+%d(%%sp)", 8 * (p->place - 5));
 	if (!strcmp(type, "string") || !strcmp(type, "ustring"))
 		return xasprintf("+0(%s):%s", loc, type);
 	return xasprintf("%s:%s", loc, type);

@@ -37,6 +37,8 @@ struct kbtf_type_info {
 struct kbtf_param {
 	char *name;		/* "" when the parameter has none */
 	struct kbtf_type_info t;
+	int place;		/* kbtf_param_place(): its integer register
+				 * or stack word, or < 0 */
 };
 
 struct kbtf_func {

@@ -169,6 +169,17 @@ PY
 	assert_clean "$RUN_PID"
 }
 
+@test "kprobe: a parameter after a struct passed by value (tcp_setsockopt's optlen after its sockptr_t)" {
+	require_btf
+	run_pid kprobe -c "python3 -c 'import socket; s = socket.socket(); s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1); s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, b\"cubic\")'" 'p:tcp_setsockopt level optname optlen'
+	[ "$status" -eq 0 ] || { echo "# $stderr"; false; }
+	# IPPROTO_TCP 6; TCP_NODELAY 1 of an int, TCP_CONGESTION 13 of 5 bytes
+	[ "$(grep -c ' tcp_setsockopt: ' <<<"$output")" -eq 2 ] || { echo "$output"; false; }
+	grep -qF ': tcp_setsockopt: (tcp_setsockopt+0x0) level=6 optname=1 optlen=4' <<<"$output"
+	grep -qF ': tcp_setsockopt: (tcp_setsockopt+0x0) level=6 optname=13 optlen=5' <<<"$output"
+	assert_clean "$RUN_PID"
+}
+
 @test "kprobe: blacklisted and unknown functions are refused, nothing defined" {
 	local b
 	b=$(cut -f2 /sys/kernel/debug/kprobes/blacklist 2>/dev/null | grep -E '^[a-z_0-9]+$' | head -1)

@@ -231,12 +231,15 @@ UNIT_TEST(ids_out_of_range)
 	kbtf_free(b);
 }
 
-/* f's parameters as the kprobe tool fetches them at the entry */
+/* f's parameters as the kprobe tool fetches them at the entry: the
+ * 8-byte struct byval takes the stack word after v's, and those after it
+ * follow on the stack */
 UNIT_TEST(param_fetch)
 {
 	static const char *const want[] = {
 		"%di:s32", "+0(%si):ustring", "+0(%dx):string", "%cx:u16",
-		"%r8:x64", "%r9:u8", "+8(%sp):u32", NULL,
+		"%r8:x64", "%r9:u8", "+8(%sp):u32", NULL, "+24(%sp):x64",
+		"+32(%sp):s32",
 	};
 	struct kbtf_func f;
 	char err[256];
@@ -248,7 +251,8 @@ UNIT_TEST(param_fetch)
 	if (!b)
 		return;
 	CHECK_INT(kbtf_func_find(b, "f", &f, err, sizeof(err)), 0);
-	for (i = 0; i < 8 && i < f.nparams; i++) {
+	CHECK_INT(f.nparams, 10);
+	for (i = 0; i < 10 && i < f.nparams; i++) {
 		s = kbtf_param_fetch(&f, i, NULL, err, sizeof(err));
 		if (want[i]) {
 			CHECK(s && !strcmp(s, want[i]));
