@@ -216,3 +216,21 @@ int elab_cast(struct elab *e, struct elab_probe *p, struct ast_expr *t,
 	}
 	return 0;
 }
+
+bool elab_cast_hoist(struct ast_expr *t)
+{
+	struct ast_expr *b = t->u.target.base;
+
+	if (t->u.target.cast_type || t->u.target.name || t->u.target.global ||
+	    !b || b->kind != AST_E_TARGET || !b->u.target.cast_type ||
+	    !b->u.target.addressof || b->u.target.ncomps)
+		return false;
+	t->u.target.cast_type = b->u.target.cast_type;
+	t->u.target.cast_module = b->u.target.cast_module;
+	t->u.target.cast_off = b->u.target.cast_off;
+	t->u.target.base = b->u.target.base;
+	b->u.target.cast_type = b->u.target.cast_module = NULL;
+	b->u.target.base = NULL;
+	ast_expr_free(b);
+	return true;
+}

@@ -99,6 +99,10 @@ int elab_target_path(struct elab *e, const struct ast_expr *t,
  */
 int elab_cast(struct elab *e, struct elab_probe *p, struct ast_expr *t,
 	      bool quiet);
+/* (&@cast(x, "T"))->m...: @t (members of a value without a type) becomes
+ * @cast(x, "T")->m..., which is what stap's @container_of(...)->m means;
+ * true if it did. */
+bool elab_cast_hoist(struct ast_expr *t);
 /*
  * task_pid($p), task_execname(pointer_arg(1))...: in a kernel probe with
  * typed targets, a task function of a task pointer the probe fetches

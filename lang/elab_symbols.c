@@ -449,6 +449,7 @@ static bool resolve_target(struct scope *sc, struct ast_expr *e, bool quiet)
 	struct prov_var v = { 0 };
 	const struct prov_probe *pp;
 
+	elab_cast_hoist(e);
 	if (e->u.target.cast_type) {
 		switch (elab_cast(sc->e, sc->probe, e, quiet)) {
 		case -1:

@@ -539,9 +539,11 @@ probe end { println(n) }' "$H/ptarget"
 	# 8, name at 16, 32 bytes; calc() gets &nodes[0] (val 7), whose next
 	# is nodes[1] (val 11), which follows it in memory
 	run_pid tapkit -c "$H/ptarget 1 0" -e 'probe process(@1).function("calc") {
-	printf("%d %d %d %d\n", @container_of(&$n->name, "struct node", name) == $n,
+	printf("%d %d %d %d %d %d\n", @container_of(&$n->name, "struct node", name) == $n,
 	       @cast(@container_of(&$n->name, "struct node", name), "struct node")->val,
-	       @cast(&$n->name - 16, "struct node")->next->val, @cast($n + 32, "struct node")->val)
+	       @cast(&$n->name - 16, "struct node")->next->val, @cast($n + 32, "struct node")->val,
+	       @container_of(&$n->name, "struct node", name)->val,
+	       @container_of(&$n->name, "struct node", name)->next->val)
 	printf("%d %d %d %d %d\n", &@cast(0, "struct node")->next, &@cast(0, "struct node")->name[3],
 	       @cast_module_sizeof(@1, "struct node"), @type_member_defined("struct node", name),
 	       @type_member_defined("struct node", nosuch))
@@ -549,7 +551,7 @@ probe end { println(n) }' "$H/ptarget"
 probe begin { printf("%d %d\n", &@cast(0, "struct node", @1)[2], @module_container_of(1016, @1, "struct node", name)) }' "$H/ptarget"
 	[ "$status" -eq 0 ] || { show_run; false; }
 	[ "$(script_out)" = "64 1000
-1 7 11 11
+1 7 11 11 7 11
 8 19 32 1 0" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
 	# what only the traced memory can answer, and what the type lacks
