@@ -30,7 +30,10 @@
 #include <fnmatch.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/dwtype.h"
 #include "common/kbtf.h"
@@ -112,6 +115,17 @@ static int module_funcs(const char *m, const char *pat, struct kfunc_list *out)
 	}
 	fclose(f);
 	return 0;
+}
+
+/* Is module @m loaded (not built in: those have no initstate)? */
+static bool module_loaded(const char *m)
+{
+	char path[256];
+
+	if (!*m || strchr(m, '/') || snprintf(path, sizeof(path),
+			"/sys/module/%s/initstate", m) >= (int)sizeof(path))
+		return false;
+	return access(path, F_OK) == 0;
 }
 
 /* "kernel needs kprobes": one error naming the missing feature; an
@@ -327,7 +341,12 @@ static int kprobe_expand(const struct prov_env *env, const struct ast_pp *pp,
 		free(name);
 		if (env->listing || pp->optional)
 			return 0;
-		if (module)
+		if (module && !module_loaded(module))
+			diag_error(env->diag, pp->loc, "module '%s' is not loaded "
+				   "(no /sys/module/%s/initstate): module(\"%s\")"
+				   ".function(\"%s\") needs it", module, module,
+				   module, pat);
+		else if (module)
 			diag_error(env->diag, pp->loc, "no function of module '%s' "
 				   "matches \"%s\"", module, pat);
 		else

@@ -1,0 +1,173 @@
+#!/usr/bin/env bats
+# The NFS tapsets: nfsd.* (the kernel's server) and nfs.fop.* (its client),
+# kprobes with BTF in their modules, against an NFSv4.2 export of a tmpfs
+# mounted over loopback (nfs.bash), with the test's own files and sizes.
+
+load helpers
+load nfs
+
+setup_file() {
+	[ "$(id -u)" = 0 ] || return 0
+	nfs_start "$BATS_FILE_TMPDIR/nfs" >&3 2>&1 ||
+		echo "# the NFS server or its mount did not start" >&3
+}
+
+teardown_file() {
+	[ "$(id -u)" = 0 ] || return 0
+	nfs_stop "$BATS_FILE_TMPDIR/nfs"
+}
+
+setup() {
+	require_root
+	NFS_MNT=$BATS_FILE_TMPDIR/nfs/mnt
+}
+
+teardown() {
+	stop_leftover_tool
+}
+
+@test "tapkit: nfsd.* see an NFSv4 client's lookup, mkdir, writes, commit, rename, reads and removes" {
+	require_nfs
+	mountpoint -q "$NFS_MNT" || { echo "# no NFS mount"; false; }
+	local m=$NFS_MNT root="8: 00010001 00000000 00000000 00000000 00000000 00000000"
+	# 256 KiB written with fsync: two unstable WRITEs of the client's
+	# wsize (128 KiB), then a COMMIT; read back from the server after the
+	# caches are dropped: two READs (spliced: no kvec); the file's handle
+	# is not its directory's, and the COMMIT's is the WRITEs'
+	run_pid tapkit -c "sh -c 'stat $m/nofile 2>/dev/null; mkdir $m/dir1; dd if=/dev/zero of=$m/f bs=64k count=4 conv=fsync status=none; mv $m/f $m/g; echo 3 > /proc/sys/vm/drop_caches; cat $m/g > /dev/null; rm $m/g; rmdir $m/dir1'" -e 'global d, dr, io, ioret, st, wfh
+probe nfsd.dispatch { d[client_ip, proto, version, prog, proc]++ }
+probe nfsd.dispatch.return { dr[retstr]++ }
+probe nfsd.lookup { printf("%s %s %d %s [%s]\n", name, filename, filelen, client_ip, fh) }
+probe nfsd.unlink { printf("%s %s %d %s [%s] %d\n", name, filename, filelen, client_ip, fh, type) }
+probe nfsd.create { printf("%s %s %d %s [%s] %d %d %o\n", name, filename, filelen, client_ip, fh, type, iap_valid, iap_mode) }
+probe nfsd.rename { printf("%s %s %d %s %d %s [%s] [%s]\n", name, filename, filelen, tname, tlen, client_ip, fh, tfh) }
+probe nfsd.lookup.return, nfsd.create.return, nfsd.unlink.return, nfsd.rename.return, nfsd.commit.return {
+	printf("%s %d %s\n", name, status, retstr)
+}
+probe nfsd.read, nfsd.write {
+	io[sprintf("%s %d %d %d %d %d %s %s %d", name, offset, count, size, vlen > 0, file != 0, client_ip, units, fh != "'"$root"'")]++
+}
+probe nfsd.write { st[stable]++; wfh = fh }
+probe nfsd.read.return, nfsd.write.return { ioret[name, status]++ }
+probe nfsd.commit { printf("%s %d %d %d %s %d\n", name, count, size, offset, client_ip, fh == wfh) }
+probe end {
+	foreach (k+ in io) printf("%s x%d\n", k, io[k])
+	foreach (v in st) printf("stable %d x%d\n", v, st[v])
+	foreach ([n+, s] in ioret) printf("%s %d x%d\n", n, s, ioret[n, s])
+	foreach ([ip, pr, v, pg, pc] in d) printf("dispatch %s %d %d %d %d %d\n", ip, pr, v, pg, pc, d[ip, pr, v, pg, pc] >= 10)
+	foreach (r in dr) printf("dispatch.return %s %d\n", r, dr[r] == d["127.0.0.1", 6, 4, 100003, 1])
+}'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	# the file's handle is its directory's, the export's root: 8 bytes,
+	# version 1, fsid type 1 (a number: 0), fileid type 0 (the root);
+	# nfsd's status in host order: 2 is NFSERR_NOENT; mkdir's mode is
+	# sent whole (0777, with the umask apart), ATTR_MODE valid; a
+	# directory's type is S_IFDIR; NFSv4's remove has no type; the client
+	# looks the target of mv up first
+	[ "$output" = "nfsd.lookup nofile 6 127.0.0.1 [$root]
+nfsd.lookup.return 2 2
+nfsd.create dir1 4 127.0.0.1 [$root] 16384 1 777
+nfsd.create.return 0 0
+nfsd.commit 0 0 0 127.0.0.1 1
+nfsd.commit.return 0 0
+nfsd.lookup g 1 127.0.0.1 [$root]
+nfsd.lookup.return 2 2
+nfsd.rename f 1 g 1 127.0.0.1 [$root] [$root]
+nfsd.rename.return 0 0
+nfsd.lookup g 1 127.0.0.1 [$root]
+nfsd.lookup.return 0 0
+nfsd.unlink g 1 127.0.0.1 [$root] 0
+nfsd.unlink.return 0 0
+nfsd.lookup dir1 4 127.0.0.1 [$root]
+nfsd.lookup.return 0 0
+nfsd.unlink dir1 4 127.0.0.1 [$root] 0
+nfsd.unlink.return 0 0
+nfsd.read 0 131072 131072 0 1 127.0.0.1 bytes 1 x1
+nfsd.read 131072 131072 131072 0 1 127.0.0.1 bytes 1 x1
+nfsd.write 0 131072 131072 1 1 127.0.0.1 bytes 1 x1
+nfsd.write 131072 131072 131072 1 1 127.0.0.1 bytes 1 x1
+stable 0 x2
+nfsd.read.return 0 x2
+nfsd.write.return 0 x2
+dispatch 127.0.0.1 6 4 100003 1 1
+dispatch.return 1 1" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit: nfs.fop.* see a process's write, seek, read, mmap, fsync, flushes, releases and open of an NFS file" {
+	require_nfs
+	mountpoint -q "$NFS_MNT" || { echo "# no NFS mount"; false; }
+	local m=$NFS_MNT ino
+	# the creating open is NFSv4's atomic open (no open file operation);
+	# mmap() duplicates the descriptor, whose close flushes; the second
+	# open finds the file cached, and is one
+	run_pid tapkit -c "python3 -c 'import os, mmap
+fd = os.open(\"$m/c\", os.O_CREAT | os.O_RDWR, 0o644)
+print(\"ino=%d\" % os.fstat(fd).st_ino, flush=True)
+os.write(fd, b\"x\" * 5000)
+os.lseek(fd, 100, 0)
+os.read(fd, 300)
+mmap.mmap(fd, 4096).close()
+os.fsync(fd)
+os.close(fd)
+os.close(os.open(\"$m/c\", os.O_RDONLY))
+os.unlink(\"$m/c\")'" -e 'global a
+@define c %( sprintf("%s ino=%d %d %s %d", name, ino, s_id == sprintf("%d:%d", MAJOR(dev), MINOR(dev)), devname, file != 0) %)
+probe nfs.fop.open { if (pid() == target()) printf("%s %s %x %d\n", @c, filename, flag, i_size) }
+probe nfs.fop.read_iter, nfs.fop.write_iter { if (pid() == target()) printf("%s %d %d %d %s %s %s\n", @c, pos, count, size, units, file_name, parent_name) }
+probe nfs.fop.llseek { if (pid() == target()) printf("%s %d %d %s\n", @c, offset, whence, whence_str) }
+probe nfs.fop.mmap { if (pid() == target()) printf("%s %d %x\n", @c, vm_end - vm_start, vm_flags & 0xb) }
+probe nfs.fop.flush, nfs.fop.release { if (pid() == target()) printf("%s %d\n", @c, mode & 3) }
+probe nfs.fop.fsync { if (pid() == target()) printf("%s %d %d %d\n", @c, start, end, datasync) }
+probe nfs.fop.open.return, nfs.fop.read_iter.return, nfs.fop.write_iter.return, nfs.fop.llseek.return, nfs.fop.mmap.return,
+      nfs.fop.flush.return, nfs.fop.fsync.return, nfs.fop.release.return {
+	if (pid() == target()) printf("%s %s\n", name, retstr)
+}
+probe nfs.fop.aio_read, nfs.fop.aio_write, nfs.fop.aio_read.return, nfs.fop.aio_write.return { if (pid() == target()) a[name]++ }
+probe end { foreach (n+ in a) printf("%s x%d\n", n, a[n]) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	ino=$(sed -n 's/^ino=//p' <<<"$output")
+	[ -n "$ino" ] || { show_run; false; }
+	local f="ino=$ino 1 127.0.0.1:/ 1"
+	# open's flags are the file's: O_RDONLY and O_LARGEFILE (0x8000)
+	[ "$(grep -v '^ino=' <<<"$output")" = "nfs.fop.write_iter $f 0 5000 5000 bytes c /
+nfs.fop.write_iter.return 5000
+nfs.fop.llseek $f 100 0 SEEK_SET
+nfs.fop.llseek.return 100
+nfs.fop.read_iter $f 100 300 300 bytes c /
+nfs.fop.read_iter.return 300
+nfs.fop.mmap $f 4096 b
+nfs.fop.mmap.return 0
+nfs.fop.flush $f 3
+nfs.fop.flush.return 0
+nfs.fop.fsync $f 0 9223372036854775807 0
+nfs.fop.fsync.return 0
+nfs.fop.flush $f 3
+nfs.fop.flush.return 0
+nfs.fop.release $f 3
+nfs.fop.release.return 0
+nfs.fop.open $f c 8000 5000
+nfs.fop.open.return 0
+nfs.fop.flush $f 1
+nfs.fop.flush.return 0
+nfs.fop.release $f 1
+nfs.fop.release.return 0
+nfs.fop.aio_read x1
+nfs.fop.aio_read.return x1
+nfs.fop.aio_write x1
+nfs.fop.aio_write.return x1" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit: a module's functions when the module is not loaded: one error naming it" {
+	run --separate-stderr tapkit -e 'probe module("tapkit_nosuch").function("f") { }'
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"error: module 'tapkit_nosuch' is not loaded (no /sys/module/tapkit_nosuch/initstate): module(\"tapkit_nosuch\").function(\"f\") needs it"* ]] ||
+		{ show_run; false; }
+	# where the kernel has no NFS server loaded, nfsd.* says so
+	[ -e /sys/module/nfsd/initstate ] && return 0
+	run --separate-stderr tapkit -e 'probe nfsd.read { println(count) }'
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"error: module 'nfsd' is not loaded (no /sys/module/nfsd/initstate): module(\"nfsd\").function(\"nfsd_splice_read\") needs it"* ]] ||
+		{ show_run; false; }
+}
