@@ -94,6 +94,55 @@ dispatch.return 1 1" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
 }
 
+@test "tapkit: nfsd.proc.* see the same client's NFSv4 operations, with the request's credential" {
+	require_nfs
+	mountpoint -q "$NFS_MNT" || { echo "# no NFS mount"; false; }
+	local m=$NFS_MNT root="8: 00010001 00000000 00000000 00000000 00000000 00000000"
+	# the nfsd.* test's workload under names of the same lengths that the
+	# client has not seen (it keeps the names it removed as negative
+	# entries); the lookups of an open are OPEN's, no LOOKUP
+	run_pid tapkit -c "sh -c 'stat $m/nofil2 2>/dev/null; mkdir $m/dir2; dd if=/dev/zero of=$m/h bs=64k count=4 conv=fsync status=none; mv $m/h $m/i; echo 3 > /proc/sys/vm/drop_caches; cat $m/i > /dev/null; rm $m/i; rmdir $m/dir2'" -e 'global io, wfh
+@define c %( sprintf("%s %s %d %d %d %d", name, client_ip, proto, version, uid, gid) %)
+probe nfsd.proc.lookup, nfsd.proc.remove { printf("%s %s %d [%s]\n", @c, filename, filelen, fh) }
+probe nfsd.proc.create { printf("%s %s %d [%s] %d\n", @c, filename, filelen, fh, type) }
+probe nfsd.proc.rename { printf("%s %s %d %s %d [%s] [%s]\n", @c, filename, filelen, tname, tlen, fh, tfh) }
+probe nfsd.proc.commit { printf("%s %d %d %d %d\n", @c, count, size, offset, fh == wfh) }
+probe nfsd.proc.read { io[sprintf("%s %d %d %d %s", @c, offset, count, size, units)]++ }
+probe nfsd.proc.write { io[sprintf("%s %d %d %d %s %d", @c, offset, count, size, units, stable)]++; wfh = fh }
+probe nfsd.proc.lookup.return, nfsd.proc.create.return, nfsd.proc.remove.return, nfsd.proc.rename.return,
+      nfsd.proc.commit.return { printf("%s %d %s\n", name, status, retstr) }
+probe nfsd.proc.read.return, nfsd.proc.write.return { io[sprintf("%s %d", name, status)]++ }
+probe end { foreach (k+ in io) printf("%s x%d\n", k, io[k]) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	# root's request (uid and gid 0) over TCP (6); NF4DIR is 2; the
+	# COMMIT's handle is the WRITEs'; a READ and a WRITE of 128 KiB each
+	# (stable 0: UNSTABLE4)
+	local c="127.0.0.1 6 4 0 0"
+	[ "$output" = "nfsd.proc.lookup $c nofil2 6 [$root]
+nfsd.proc.lookup.return 2 2
+nfsd.proc.create $c dir2 4 [$root] 2
+nfsd.proc.create.return 0 0
+nfsd.proc.commit $c 0 0 0 1
+nfsd.proc.commit.return 0 0
+nfsd.proc.lookup $c i 1 [$root]
+nfsd.proc.lookup.return 2 2
+nfsd.proc.rename $c h 1 i 1 [$root] [$root]
+nfsd.proc.rename.return 0 0
+nfsd.proc.remove $c i 1 [$root]
+nfsd.proc.remove.return 0 0
+nfsd.proc.lookup $c dir2 4 [$root]
+nfsd.proc.lookup.return 0 0
+nfsd.proc.remove $c dir2 4 [$root]
+nfsd.proc.remove.return 0 0
+nfsd.proc.read $c 0 131072 131072 bytes x1
+nfsd.proc.read $c 131072 131072 131072 bytes x1
+nfsd.proc.read.return 0 x2
+nfsd.proc.write $c 0 131072 131072 bytes 0 x1
+nfsd.proc.write $c 131072 131072 131072 bytes 0 x1
+nfsd.proc.write.return 0 x2" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
 @test "tapkit: nfs.fop.* see a process's write, seek, read, mmap, fsync, flushes, releases and open of an NFS file" {
 	require_nfs
 	mountpoint -q "$NFS_MNT" || { echo "# no NFS mount"; false; }
@@ -157,6 +206,69 @@ nfs.fop.aio_read.return x1
 nfs.fop.aio_write x1
 nfs.fop.aio_write.return x1" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
+}
+
+@test "tapkit: nfs.aop.* see an NFS file's writes into pages, their writeback and a readahead" {
+	require_nfs
+	mountpoint -q "$NFS_MNT" || { echo "# no NFS mount"; false; }
+	local m=$NFS_MNT ino
+	# 5000 bytes: page 0 whole, 904 bytes of page 1; fsync() writes back
+	# every page (nr_to_write LONG_MAX); the clean pages dropped, pread()
+	# reads the file's 2 pages ahead
+	run_pid tapkit -c "python3 -c 'import os
+fd = os.open(\"$m/p\", os.O_CREAT | os.O_RDWR, 0o644)
+print(\"ino=%d\" % os.fstat(fd).st_ino, flush=True)
+os.write(fd, b\"x\" * 5000)
+os.fsync(fd)
+os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+os.pread(fd, 5000, 0)
+os.close(fd)
+os.unlink(\"$m/p\")'" -e '
+probe nfs.aop.write_begin, nfs.aop.write_end {
+	if (pid() == target()) printf("%s ino=%d %d %d %d %d %d %d %s %d\n", name, ino, pos, count, offset, to, page_index, size, units, __page != 0)
+}
+probe nfs.aop.writepages {
+	if (pid() == target()) printf("%s ino=%d %d %d %d %d %d %d %s\n", name, ino, for_kupdate, for_reclaim, nr_to_write, wsize, wpages, size, units)
+}
+probe nfs.aop.readpages {
+	if (pid() == target()) printf("%s ino=%d %d %d %d %d %d %s %d\n", name, ino, page_index, nr_pages, rpages, rsize, size, units, file != 0)
+}
+probe nfs.aop.write_begin.return, nfs.aop.write_end.return, nfs.aop.writepages.return, nfs.aop.readpages.return {
+	if (pid() == target()) printf("%s %s\n", name, retstr)
+}'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	ino=$(sed -n 's/^ino=//p' <<<"$output")
+	[ -n "$ino" ] || { show_run; false; }
+	[ "$(grep -v '^ino=' <<<"$output")" = "nfs.aop.write_begin ino=$ino 0 4096 0 4096 0 4096 bytes 0
+nfs.aop.write_begin.return 0
+nfs.aop.write_end ino=$ino 0 4096 0 4096 0 4096 bytes 1
+nfs.aop.write_end.return 4096
+nfs.aop.write_begin ino=$ino 4096 904 0 904 1 904 bytes 0
+nfs.aop.write_begin.return 0
+nfs.aop.write_end ino=$ino 4096 904 0 904 1 904 bytes 1
+nfs.aop.write_end.return 904
+nfs.aop.writepages ino=$ino 0 0 9223372036854775807 131072 32 9223372036854775807 pages
+nfs.aop.writepages.return 0
+nfs.aop.readpages ino=$ino 0 2 32 131072 2 pages 1
+nfs.aop.readpages.return 0" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit: nfs.aop.readpage, writepage and release_page resolve every variable in the nfs module's BTF" {
+	require_nfs
+	run --separate-stderr tapkit -p2 -e 'probe nfs.aop.readpage { printf("%d %d %d %d %d %d %d %s\n", __page, dev, ino, file, page_index, rsize, size, units) }
+probe nfs.aop.writepage { printf("%d %d %d %d %d %d %d %d %d %s\n", __page, dev, ino, page_index, for_kupdate, for_reclaim, i_size, wsize, size, units) }
+probe nfs.aop.release_page { printf("%d %d %d %d %d %s\n", __page, dev, ino, page_index, size, units) }
+probe nfs.aop.readpage.return, nfs.aop.writepage.return, nfs.aop.release_page.return { println(retstr) }'
+	[ "$status" -eq 0 ] && [ -z "$stderr" ] || { show_run; false; }
+	local f
+	for f in nfs_read_folio nfs_writepage nfs_release_folio; do
+		grep -qxF "  # mechanism: kprobe at nfs:$f from our tracefs instance" <<<"$output" &&
+			grep -qxF "  # mechanism: kretprobe at nfs:$f from our tracefs instance" <<<"$output" ||
+			{ show_run; false; }
+	done
+	# each variable the handlers read is a local of its probe
+	[ "$(grep -c '^  [a-z_]*:' <<<"$output")" -eq $((8 + 10 + 6 + 3)) ] || { show_run; false; }
 }
 
 @test "tapkit: a module's functions when the module is not loaded: one error naming it" {
