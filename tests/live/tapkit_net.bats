@@ -105,6 +105,43 @@ ret 1000 0 0 1
 	assert_clean "$RUN_PID"
 }
 
+# fins "SPORT DPORT": the FIN segments among tcp.receive's counted lines
+fins() {
+	awk -v p=" $1 " 'index($0, p) && / fin=1 / { n += substr($NF, 2) } END { print n + 0 }'
+}
+
+@test "tapkit: tcp.receive: the segments of an IPv4 and an IPv6 connection, their ends and flags (kprobes)" {
+	require_kprobes
+	local v a fam lines lport cport
+	for v in 4 6; do
+		run_pid tapkit -c "python3 $WORK pair $v 1000 300 client" -e 'global s
+probe tcp.receive {
+	if (protocol == 6)
+		s[sprintf("%s %s %s %d %d %d syn=%d ack=%d psh=%d fin=%d rst=%d", name, saddr, daddr, family,
+			  sport, dport, syn, ack, psh, fin, rst)]++
+}
+probe end { foreach (k+ in s) printf("%s x%d\n", k, s[k]) }'
+		[ "$status" -eq 0 ] || { show_run; false; }
+		lport=$(sed -n 's/^lport=\([0-9]*\) cport=.*/\1/p' <<<"$output")
+		cport=$(sed -n 's/^lport=[0-9]* cport=\([0-9]*\) .*/\1/p' <<<"$output")
+		[ -n "$lport" ] && [ -n "$cport" ] || { show_run; false; }
+		if [ $v = 4 ]; then a=127.0.0.1 fam=2; else a=0000:0000:0000:0000:0000:0000:0000:0001 fam=10; fi
+		lines=$(grep "^tcp.receive $a $a $fam \($cport $lport\|$lport $cport\) " <<<"$output")
+		# the handshake, each side's data (pushed) and each side's FIN
+		# once; the rest are ACKs
+		[ "$(grep -c " $cport $lport syn=1 ack=0 psh=0 fin=0 rst=0 x1\$" <<<"$lines")" -eq 1 ] &&
+			[ "$(grep -c " $lport $cport syn=1 ack=1 psh=0 fin=0 rst=0 x1\$" <<<"$lines")" -eq 1 ] &&
+			grep -q " $cport $lport syn=0 ack=1 psh=1 " <<<"$lines" &&
+			grep -q " $lport $cport syn=0 ack=1 psh=1 " <<<"$lines" &&
+			[ "$(fins "$cport $lport" <<<"$lines")" = 1 ] &&
+			[ "$(fins "$lport $cport" <<<"$lines")" = 1 ] &&
+			! grep -q "rst=1" <<<"$lines" || { show_run; false; }
+		# every segment of the connection was seen with its ends
+		[ "$(grep -c "^tcp.receive " <<<"$output")" -eq "$(grep -c . <<<"$lines")" ] || { show_run; false; }
+		assert_clean "$RUN_PID"
+	done
+}
+
 @test "tapkit: tcp.*'s saddr and daddr of an IPv6 connection, as stap's format_ipaddr() prints them" {
 	require_kprobes
 	run_pid tapkit -c "python3 $WORK pair 6 1000 300 client" -e 'global r
@@ -204,7 +241,7 @@ rr 0 []" ] || { show_run; false; }
 	[ "$output" = 'vfs.read.return name:string file:long dev:long ino:long ret:long bytes_read:long error:long error_str:string $file:struct file* $buf:char* $count:size_t $pos:loff_t* $return:ssize_t' ] ||
 		{ echo "$output"; false; }
 	run --separate-stderr tapkit -l 'tcp.*'
-	[ "$status" -eq 0 ] && [ "$output" = $'tcp.disconnect\ntcp.recvmsg\ntcp.sendmsg\ntcp.setsockopt' ] || { echo "$output"; false; }
+	[ "$status" -eq 0 ] && [ "$output" = $'tcp.disconnect\ntcp.receive\ntcp.recvmsg\ntcp.sendmsg\ntcp.setsockopt' ] || { echo "$output"; false; }
 }
 
 @test "tapkit: netdev.open, close, change_mtu, change_mac, set_promiscuity, register, get_stats and ioctl of a namespace's lo (kprobes)" {
