@@ -254,6 +254,61 @@ nfs.aop.readpages.return 0" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
 }
 
+@test "tapkit: nfs.proc.* see the client's NFSv4 requests: a lookup, writes, a commit, a read and removes" {
+	require_nfs
+	mountpoint -q "$NFS_MNT" || { echo "# no NFS mount"; false; }
+	local m=$NFS_MNT
+	# 5000 bytes flushed in one WRITE are FILE_SYNC (how 2), no COMMIT;
+	# 256 KiB are two UNSTABLE WRITEs (how 0) of the wsize, then a COMMIT
+	# of the whole file (count 0); the 5000 bytes are read back as their
+	# 2 pages; the RPC's status of a READ or a WRITE is its bytes
+	run_pid tapkit -c "python3 -c 'import os
+try:
+    os.stat(\"$m/nofil3\")
+except FileNotFoundError:
+    pass
+fd = os.open(\"$m/q\", os.O_CREAT | os.O_RDWR, 0o644)
+os.write(fd, b\"x\" * 5000)
+os.fsync(fd)
+os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+os.pread(fd, 5000, 0)
+os.close(fd)
+os.unlink(\"$m/q\")
+fd = os.open(\"$m/r\", os.O_CREAT | os.O_WRONLY, 0o644)
+os.write(fd, b\"y\" * 262144)
+os.fsync(fd)
+os.close(fd)
+os.unlink(\"$m/r\")'" -e 'global w
+@define c %( sprintf("%s %s %d %d", name, server_ip, prot, version) %)
+probe nfs.proc.lookup, nfs.proc.remove { printf("%s %s %d\n", @c, filename, name_len) }
+probe nfs.proc.lookup.return, nfs.proc.remove.return { printf("%s %s\n", name, retstr) }
+probe nfs.proc.read_setup { printf("%s %d %d %d %s\n", @c, count, offset, size, units) }
+probe nfs.proc.read_done { printf("%s %d %d %d %s\n", @c, status, count, size, units) }
+probe nfs.proc.write_setup { w[sprintf("%s %d %d %d %s %d", @c, count, offset, size, units, how)]++ }
+probe nfs.proc.commit_setup { w[sprintf("%s %d %d %d %s", @c, count, offset, size, units)]++ }
+probe nfs.proc.write_done { w[sprintf("%s %d %d %d %s", @c, status, count, size, units)]++ }
+probe nfs.proc.commit_done { w[sprintf("%s %d", @c, status)]++ }
+probe end { foreach (k+ in w) printf("%s x%d\n", k, w[k]) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	local c="127.0.0.1 6 4"
+	[ "$output" = "nfs.proc.lookup $c nofil3 6
+nfs.proc.lookup.return -2
+nfs.proc.read_setup $c 8192 0 8192 bytes
+nfs.proc.read_done $c 5000 5000 5000 bytes
+nfs.proc.remove $c q 1
+nfs.proc.remove.return 0
+nfs.proc.remove $c r 1
+nfs.proc.remove.return 0
+nfs.proc.commit_done $c 0 x1
+nfs.proc.commit_setup $c 0 0 0 bytes x1
+nfs.proc.write_done $c 131072 131072 131072 bytes x2
+nfs.proc.write_done $c 5000 5000 5000 bytes x1
+nfs.proc.write_setup $c 131072 0 131072 bytes 0 x1
+nfs.proc.write_setup $c 131072 131072 131072 bytes 0 x1
+nfs.proc.write_setup $c 5000 0 5000 bytes 2 x1" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
 @test "tapkit: nfs.aop.readpage, writepage and release_page resolve every variable in the nfs module's BTF" {
 	require_nfs
 	run --separate-stderr tapkit -p2 -e 'probe nfs.aop.readpage { printf("%d %d %d %d %d %d %d %s\n", __page, dev, ino, file, page_index, rsize, size, units) }
