@@ -1,10 +1,11 @@
 # The kernel's NFS server and client on loopback, for the nfsd.* and nfs.*
-# tapsets: a tmpfs exported as NFSv4's root, mounted over 127.0.0.1.  No
+# tapsets: a tmpfs exported as NFSv4's root, mounted over 127.0.0.1 and ::1.  No
 # rpc.mountd or nfs-utils: the export caches get what rpc.mountd would
 # write to them, valid until 2038, and the NFSv4-only server needs no
 # rpcbind.
 #
-#   nfs_start DIR   export DIR/export, mount it at DIR/mnt ($NFS_MNT); the
+#   nfs_start DIR   export DIR/export, mount it at DIR/mnt ($NFS_MNT) over
+#                   127.0.0.1, and at DIR/mnt6 over ::1 (NFSv4.1); the
 #                   first create waits out the server's grace period (10 s)
 #   nfs_stop DIR    unmount, stop the server, forget the export
 
@@ -30,16 +31,22 @@ nfs_start() {
 	# the client 127.0.0.1 is the domain "tapkit"; fsid 0 (NFSv4's root)
 	# is the export; rw, insecure, no_root_squash, no_subtree_check, fsid
 	echo "nfsd 127.0.0.1 $e tapkit" >/proc/net/rpc/auth.unix.ip/channel &&
+		echo "nfsd ::1 $e tapkit" >/proc/net/rpc/auth.unix.ip/channel &&
 		echo "tapkit 1 \\x00000000 $e $d/export" >/proc/net/rpc/nfsd.fh/channel &&
 		echo "tapkit $d/export $e 9218 65534 65534 0" >/proc/net/rpc/nfsd.export/channel &&
 		echo "tcp 2049" >$p/portlist && echo 2 >$p/threads || return 1
 	mount -t nfs4 -o vers=4.2,addr=127.0.0.1,clientaddr=127.0.0.1 \
 		127.0.0.1:/ "$d/mnt" || return 1
+	# NFSv4.1 over ::1: a client of its own (one of the same minor
+	# version would find the same server and share the 127.0.0.1 one)
+	mkdir -p "$d/mnt6" && mount -t nfs4 -o vers=4.1,addr=::1,clientaddr=::1 \
+		[::1]:/ "$d/mnt6" || return 1
 	: >"$d/mnt/.ready"
 }
 
 nfs_stop() {
 	local d=$1
+	mountpoint -q "$d/mnt6" && umount "$d/mnt6"
 	mountpoint -q "$d/mnt" && umount "$d/mnt"
 	if mountpoint -q /proc/fs/nfsd; then
 		echo 0 >/proc/fs/nfsd/threads

@@ -309,6 +309,18 @@ nfs.proc.write_setup $c 5000 0 5000 bytes 2 x1" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
 }
 
+@test "tapkit: nfsd.* and nfs.proc.* of a mount over IPv6: client_ip and server_ip as stap prints them" {
+	require_nfs
+	local m=$BATS_FILE_TMPDIR/nfs/mnt6 a=0000:0000:0000:0000:0000:0000:0000:0001
+	mountpoint -q "$m" || { echo "# no NFS mount over ::1"; false; }
+	run_pid tapkit -c "stat $m/nofil6" -e '
+probe nfsd.lookup { printf("%s %s %s\n", name, filename, client_ip) }
+probe nfs.proc.lookup { printf("%s %s %s %d %d\n", name, filename, server_ip, prot, version) }'
+	[ "$(grep -v '^stat: ' <<<"$output")" = "nfs.proc.lookup nofil6 $a 6 4
+nfsd.lookup nofil6 $a" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
 @test "tapkit: nfs.aop.readpage, writepage and release_page resolve every variable in the nfs module's BTF" {
 	require_nfs
 	run --separate-stderr tapkit -p2 -e 'probe nfs.aop.readpage { printf("%d %d %d %d %d %d %d %s\n", __page, dev, ino, file, page_index, rsize, size, units) }
