@@ -134,8 +134,18 @@ static int expand_alias(struct elab *e, struct ast_alias *a,
 		struct ast_pp *p = suffix ? with_suffix(a->pps.v[i], use, suffix)
 					  : NULL;
 
-		if (expand_pp(e, p ? p : a->pps.v[i], depth + 1, &sub) < 0)
+		if (expand_pp(e, p ? p : a->pps.v[i], depth + 1, &sub) < 0) {
+			/* the error is at the alias's point: name the use
+			 * (a point made with the use's suffix is at it) */
+			if (!err && !p) {
+				char *t = pp_text(name);
+
+				diag_note(e->diag, use->loc, "in expansion of "
+					  "the probe alias '%s' used here", t);
+				free(t);
+			}
 			err = -EINVAL;
+		}
 		ast_pp_free(p);
 		if (a->pps.v[i]->sufficient && sub.n > start)
 			break;

@@ -23,6 +23,10 @@ load helpers
 	golden compile_alias_suffix
 }
 
+@test "compile_alias_note" {
+	golden compile_alias_note
+}
+
 @test "alias_wildcard" {
 	golden alias_wildcard
 }
