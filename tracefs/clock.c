@@ -6,7 +6,11 @@
  * is measured once, as trace-cmd does, by writing a marker between two
  * clock_gettime() calls and reading back the marker's timestamp; no event
  * is enabled yet, so the ring holds nothing else.  Both clocks tick at the
- * TSC's rate; they drift apart only by NTP's frequency correction (ppm).
+ * TSC's rate; they drift apart only by NTP's frequency correction (ppm)
+ * where the TSC is stable.  Where it is not (a guest under emulation), the
+ * scheduler clock wanders from CLOCK_MONOTONIC by more than an entry and
+ * its return are apart, so a session that merges its records with perf
+ * samples by time takes the samples' clock itself (clock_mono()).
  */
 #include <errno.h>
 #include <string.h>
@@ -55,8 +59,14 @@ int clock_sync(struct tracefs_instance *inst, struct ring *r)
 		return 0;
 	}
 	/* no markers here (e.g. options/markers off): the slow way */
+	return clock_mono(inst, r);
+}
+
+int clock_mono(struct tracefs_instance *inst, struct ring *r)
+{
 	errno = 0;
 	if (tracefs_instance_file_write(inst, "trace_clock", "mono") < 0)
 		return errno ? -errno : -EIO;
+	ring_set_ts_offset(r, 0);
 	return 0;
 }

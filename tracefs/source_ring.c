@@ -88,7 +88,10 @@ static int ring_open_src(struct source *src, struct loop *l)
 			       strerror(-err));
 		return err;
 	}
-	err = clock_sync(s->inst, rs->ring);
+	/* records merged by time with perf samples (an entry's beside its
+	 * sampled return) need the samples' clock, not an offset to it */
+	err = s->o.ordered && s->by_mode[TP_STACK] ? clock_mono(s->inst, rs->ring) :
+	      clock_sync(s->inst, rs->ring);
 	if (err) {
 		session_errorf(s, "cannot read the clock of %s: %s", s->name,
 			       strerror(-err));
