@@ -156,15 +156,21 @@ void loss_report_new(struct session *s);
 
 /* ---- comm.c: task names that follow exec and renames -------------------- */
 
+struct hmap;
+
 struct comm_track {
 	int exec_id, rename_id, fork_id;	/* -1: not recorded */
 	/* the command asked for them */
 	bool deliver_exec, deliver_rename, deliver_fork;
 	struct tk_field exec_file, exec_pid, rename_comm, rename_pid;
 	struct tk_field fork_pid, fork_comm, fork_flags;
+	/* pid -> the timestamp of the name it has: an unordered drain reads
+	 * the CPUs one after the other, so an older rename can come last */
+	struct hmap *named;
 };
 /* Record the renaming events in @s too (before the rings are opened). */
 void comm_track_init(struct session *s, struct comm_track *ct);
+void comm_track_free(struct comm_track *ct);
 /* Note a rename in @ev; true when @ev is ours alone (not to deliver). */
 bool comm_track_event(struct comm_track *ct, const struct tk_event *ev);
 

@@ -290,6 +290,7 @@ static void ring_close(struct source *src)
 	loop_forget(src->s->loop, &rsrc(src)->pace);
 	ring_free(rsrc(src)->ring);
 	rsrc(src)->ring = NULL;
+	comm_track_free(&rsrc(src)->comm);
 }
 
 static void ring_free_src(struct source *src)
