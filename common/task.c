@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,6 +208,8 @@ struct task_entry {
 	pid_t tgid;		/* -1: not known (gone); 0: not looked up yet */
 	char comm[16];		/* "": not known yet */
 	char hint[16];		/* its parent's name when it forked */
+	uint64_t named_at;	/* the rename that gave @comm; 0: none seen */
+	char before[16];	/* the name it had before that rename */
 };
 
 static struct task_entry *cache;
@@ -227,6 +230,8 @@ static struct task_entry *lookup(pid_t tid)
 		e->tgid = 0;
 		e->comm[0] = '\0';
 		e->hint[0] = '\0';
+		e->named_at = 0;
+		e->before[0] = '\0';
 	}
 	return e;
 }
@@ -239,6 +244,31 @@ void task_cache_set(pid_t tid, const char *comm, pid_t tgid)
 		snprintf(e->comm, sizeof(e->comm), "%s", comm);
 	if (tgid > 0)
 		e->tgid = tgid;
+}
+
+void task_cache_rename(pid_t tid, const char *comm, uint64_t ts)
+{
+	struct task_entry *e = lookup(tid);
+
+	if (ts == e->named_at)
+		return;			/* this rename, seen again */
+	if (ts < e->named_at) {
+		/* an older rename read after a newer one: the name before */
+		snprintf(e->before, sizeof(e->before), "%s", comm);
+		return;
+	}
+	snprintf(e->before, sizeof(e->before), "%s", e->comm[0] ? e->comm : e->hint);
+	snprintf(e->comm, sizeof(e->comm), "%s", comm);
+	e->named_at = ts;
+}
+
+const char *task_cache_comm_at(pid_t tid, uint64_t ts)
+{
+	struct task_entry *e = slot(tid);
+
+	if (ts && e->tid == tid && ts < e->named_at && e->before[0])
+		return e->before;
+	return task_cache_comm(tid);
 }
 
 void task_cache_hint(pid_t tid, const char *comm, pid_t tgid)

@@ -5,6 +5,7 @@
 /* What /proc says about tasks, and a small cache of it by thread id. */
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* Start time (clock ticks since boot, /proc/PID/stat field 22); 0 or -errno. */
@@ -42,6 +43,16 @@ const char *task_cache_comm(pid_t tid);
 /* Cached tgid, else /proc (then cached); -1 when unknown. */
 pid_t task_cache_tgid(pid_t tid);
 void task_cache_forget(pid_t tid);
+/*
+ * A rename of @tid (exec, prctl) to @comm by an event at @ts, in the
+ * records' clock.  Records of different CPUs are not always read in time
+ * order: a rename older than the one that gave the name only says what the
+ * name was before it, and the cache keeps that one earlier name, for the
+ * records between the two.
+ */
+void task_cache_rename(pid_t tid, const char *comm, uint64_t ts);
+/* The name @tid had at @ts (0: now), as far as the renames tell. */
+const char *task_cache_comm_at(pid_t tid, uint64_t ts);
 /*
  * What a fork record said of a new task: its parent's name then, and its
  * process.  The name is for a task gone before /proc could name it

@@ -9,10 +9,14 @@
  * with records therefore also records sched:sched_process_exec and
  * task:task_rename (rare events; every exec renames the task through
  * task_rename, with the name the kernel really gave, before its
- * sched_process_exec) and updates the cache when they come by,
- * in timestamp order: records before an exec show the old name, those
- * after it the new one (where the session reads the CPUs one after the
- * other, a rename older than the name a task has is passed over).
+ * sched_process_exec) and updates the cache when they come by.
+ * Records before an exec show the old name, those after it the new one:
+ * the cache keeps each name's time and the name before it, and a record
+ * is named as of its timestamp (session_comm()).  A session that reads the
+ * CPUs one after the other shows the renames of a round of pages to
+ * comm_track_event() before it delivers any of them (ring_set_prescan()),
+ * so that a task's records on one CPU are named by its exec on another
+ * even where that CPU is read later.
  * task:task_newtask gives a new task's process and,
  * as a last resort, its parent's name, so that a child that forks, runs
  * and is reaped before its records are read is still named.  Unless
@@ -70,34 +74,6 @@ void comm_track_init(struct session *s, struct comm_track *ct)
 		ct->fork_id = tp->id;
 }
 
-/* Tasks whose last rename's time is kept. */
-#define COMM_NAMED_MAX 4096
-
-void comm_track_free(struct comm_track *ct)
-{
-	hmap_free(ct->named);
-	ct->named = NULL;
-}
-
-/* @pid is named @comm by an event at @ts, unless a later one named it */
-static void name(struct comm_track *ct, pid_t pid, const char *comm,
-		 uint64_t ts)
-{
-	uint64_t *at;
-
-	if (!ct->named)
-		ct->named = hmap_new(sizeof(*at));
-	/* out-of-order renames are microseconds apart: the map only has to
-	 * remember the recent ones, and stays small on a busy machine */
-	if (hmap_count(ct->named) >= COMM_NAMED_MAX)
-		hmap_clear(ct->named);
-	at = hmap_get(ct->named, (uint64_t)pid, true);
-	if (*at > ts)
-		return;
-	*at = ts;
-	task_cache_set(pid, comm, -1);
-}
-
 bool comm_track_event(struct comm_track *ct, const struct tk_event *ev)
 {
 	char buf[256];
@@ -113,7 +89,7 @@ bool comm_track_event(struct comm_track *ct, const struct tk_event *ev)
 		field_str(ev, &ct->exec_file, buf, sizeof(buf));
 		base = strrchr(buf, '/');
 		base = base ? base + 1 : buf;
-		name(ct, (pid_t)field_int(ev, &ct->exec_pid), base, ev->ts);
+		task_cache_rename((pid_t)field_int(ev, &ct->exec_pid), base, ev->ts);
 		return !ct->deliver_exec;
 	}
 	if (ev->id == ct->fork_id) {
@@ -128,7 +104,7 @@ bool comm_track_event(struct comm_track *ct, const struct tk_event *ev)
 	}
 	if (ev->id == ct->rename_id) {
 		field_str(ev, &ct->rename_comm, buf, sizeof(buf));
-		name(ct, (pid_t)field_int(ev, &ct->rename_pid), buf, ev->ts);
+		task_cache_rename((pid_t)field_int(ev, &ct->rename_pid), buf, ev->ts);
 		return !ct->deliver_rename;
 	}
 	return false;
@@ -204,7 +180,7 @@ static const char *saved_cmdline(const struct session *s, pid_t pid)
 
 const char *session_comm(struct session *s, pid_t pid)
 {
-	const char *c = task_cache_comm(pid);
+	const char *c = task_cache_comm_at(pid, s->rec_ts);
 
 	if (c)
 		return c;

@@ -40,6 +40,7 @@ struct tracefs_instance;
 struct session {
 	struct session_opts o;
 	uint64_t drain_at;	/* CLOCK_MONOTONIC ns: the last drain began */
+	uint64_t rec_ts;	/* the ring record being delivered: its time */
 	char name[64];
 	struct tracefs_instance *inst;	/* instance.c: made on first need */
 	bool instance_created;
@@ -164,13 +165,9 @@ struct comm_track {
 	bool deliver_exec, deliver_rename, deliver_fork;
 	struct tk_field exec_file, exec_pid, rename_comm, rename_pid;
 	struct tk_field fork_pid, fork_comm, fork_flags;
-	/* pid -> the timestamp of the name it has: an unordered drain reads
-	 * the CPUs one after the other, so an older rename can come last */
-	struct hmap *named;
 };
 /* Record the renaming events in @s too (before the rings are opened). */
 void comm_track_init(struct session *s, struct comm_track *ct);
-void comm_track_free(struct comm_track *ct);
 /* Note a rename in @ev; true when @ev is ours alone (not to deliver). */
 bool comm_track_event(struct comm_track *ct, const struct tk_event *ev);
 

@@ -567,6 +567,12 @@ void ring_set_ts_offset(struct ring *r, int64_t offset)
 	r->wo.ts_offset = offset;
 }
 
+void ring_set_prescan(struct ring *r, tk_event_fn fn, void *arg)
+{
+	r->prescan = fn;
+	r->prescan_arg = arg;
+}
+
 void ring_skip_pid(struct ring *r, pid_t pid)
 {
 	r->wo.skip = pid >= 0;
@@ -597,6 +603,7 @@ long ring_drain(struct ring *r, bool ordered, tk_event_fn fn, void *arg)
 	int i;
 
 	int pages[r->ncpu > 0 ? r->ncpu : 1];
+	uint64_t ignored[r->ncpu > 1 ? r->ncpu - 1 : 1];
 
 	for (i = 0; i < r->ncpu; i++) {
 		r->cpus[i].empty = false;
@@ -606,7 +613,7 @@ long ring_drain(struct ring *r, bool ordered, tk_event_fn fn, void *arg)
 	r->stop = false;
 	r->busiest = 0;
 	while (rounds-- > 0 && !r->stop && !stop_after) {
-		bool any = false;
+		int busy = 0;
 		long n;
 
 		for (i = 0; i < r->ncpu; i++) {
@@ -621,10 +628,21 @@ long ring_drain(struct ring *r, bool ordered, tk_event_fn fn, void *arg)
 			r->scratch_pages[i] = rc->pages;
 			r->scratch_n[i] = got;
 			r->scratch_missed[i] = 0;
-			any |= got > 0;
+			busy += got > 0;
 		}
-		if (!any)
+		if (!busy)
 			break;
+		memset(ignored, 0, sizeof(ignored));
+		/* the CPUs are walked one after the other: the records of all
+		 * but the first, walked first anyway, are shown beforehand */
+		if (!ordered && r->prescan && busy > 1) {
+			struct walk_opts wo = r->wo;
+
+			wo.cpu_ids = wo.cpu_ids ? wo.cpu_ids + 1 : NULL;
+			walk(r->scratch_pages + 1, r->scratch_n + 1, r->ncpu - 1,
+			     r->subbuf_size, false, ignored, &wo, r->prescan,
+			     r->prescan_arg);
+		}
 		n = walk(r->scratch_pages, r->scratch_n, r->ncpu,
 			 r->subbuf_size, ordered, r->scratch_missed, &r->wo, fn, arg);
 		if (n < 0)

@@ -41,6 +41,13 @@ long ring_drain(struct ring *r, bool ordered, tk_event_fn fn, void *arg);
 /* Add @offset to every timestamp delivered (the clock's offset to
  * CLOCK_MONOTONIC, measured by the session). */
 void ring_set_ts_offset(struct ring *r, int64_t offset);
+/*
+ * Unordered drains deliver a CPU's records after those of the CPUs before
+ * it, so a record can come after a later one of another CPU.  Where that
+ * matters (a rename, and the records it names), @fn sees each round's
+ * records of every CPU but the first before any is delivered.
+ */
+void ring_set_prescan(struct ring *r, tk_event_fn fn, void *arg);
 /* Do not deliver the records of thread @pid (our own; -1: none). */
 void ring_skip_pid(struct ring *r, pid_t pid);
 

@@ -62,6 +62,8 @@ struct ring {
 	void ***scratch_pages;	/* walk() arguments, reused */
 	int *scratch_n;
 	uint64_t *scratch_missed;
+	tk_event_fn prescan;	/* ring_set_prescan() */
+	void *prescan_arg;
 	struct walk_opts wo;	/* wo.cpu_ids: queue -> CPU number, owned */
 	bool stop;		/* ring_stop(): end the drain in progress */
 	bool flush;		/* ring_flush(): take partial pages to the end */

@@ -73,6 +73,14 @@ static int notrace_self(struct session *s)
 	return err;
 }
 
+/* An unordered round's renames, before its records are delivered. */
+static void prescan(const struct tk_event *ev, void *arg)
+{
+	struct ring_source *rs = arg;
+
+	comm_track_event(&rs->comm, ev);
+}
+
 static int ring_open_src(struct source *src, struct loop *l)
 {
 	struct ring_source *rs = rsrc(src);
@@ -106,6 +114,8 @@ static int ring_open_src(struct source *src, struct loop *l)
 	 */
 	if (!s->o.keep_self)
 		ring_skip_pid(rs->ring, s->self);
+	if (rs->track_comm && !s->o.ordered)
+		ring_set_prescan(rs->ring, prescan, rs);
 	/* a handler or the output that holds the loop 2 ms past a drain's
 	 * time: the keeper sets the full pages aside */
 	err = ring_keep_start(rs->ring, 2000000);
@@ -217,18 +227,22 @@ static void scoped(const struct tk_event *ev, void *arg)
 	rs->fn(ev, rs->arg);
 }
 
-/* Renames update the name cache; then the record goes on (or not). */
+/* Renames update the name cache; then the record goes on (or not), named
+ * as of its time. */
 static void tracked(const struct tk_event *ev, void *arg)
 {
 	struct ring_source *rs = arg;
 
 	if (comm_track_event(&rs->comm, ev))
 		return;
+	rs->src.s->rec_ts = ev->ts;
 	if (rs->scope)
 		scoped(ev, rs);
 	else
 		rs->fn(ev, rs->arg);
+	rs->src.s->rec_ts = 0;
 }
+
 
 static long ring_drain_src(struct source *src, tk_event_fn fn, void *arg)
 {
@@ -290,7 +304,6 @@ static void ring_close(struct source *src)
 	loop_forget(src->s->loop, &rsrc(src)->pace);
 	ring_free(rsrc(src)->ring);
 	rsrc(src)->ring = NULL;
-	comm_track_free(&rsrc(src)->comm);
 }
 
 static void ring_free_src(struct source *src)

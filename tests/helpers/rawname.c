@@ -10,9 +10,14 @@
  *   null       calls tk_str(NULL), a pointer the kernel cannot read
  *   kill       kill(getpid(), 0): a signal-0 existence check on itself
  *   getppid    getppid()
+ *   getppid:N  getppid() N times
+ *   name:COMM  renames itself COMM (prctl PR_SET_NAME)
+ *   cpu:N      moves itself to CPU N (sched_setaffinity) and waits there
  *   sleep:MS   sleeps MS milliseconds
  * tk_str(s) returns 0 for NULL, else the length of s.  Prints nothing; exits 0.
  */
+#define _GNU_SOURCE
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +60,25 @@ int main(int argc, char **argv)
 			kill(getpid(), 0);
 		else if (!strcmp(argv[i], "getppid"))
 			tk_sink += getppid();
+		else if (!strncmp(argv[i], "getppid:", 8))
+			for (long n = atol(argv[i] + 8); n > 0; n--)
+				tk_sink += getppid();
+		else if (!strncmp(argv[i], "name:", 5)) {
+			if (prctl(PR_SET_NAME, argv[i] + 5, 0, 0, 0) < 0) {
+				perror("rawname: prctl");
+				return 1;
+			}
+		} else if (!strncmp(argv[i], "cpu:", 4)) {
+			cpu_set_t set;
+
+			CPU_ZERO(&set);
+			CPU_SET(atoi(argv[i] + 4), &set);
+			if (sched_setaffinity(0, sizeof(set), &set) < 0) {
+				perror("rawname: sched_setaffinity");
+				return 1;
+			}
+			/* the kernel moves it before the call returns */
+		}
 		else if (!strncmp(argv[i], "sleep:", 6))
 			usleep(1000 * atoi(argv[i] + 6));
 		else {

@@ -112,6 +112,26 @@ for l in open(sys.argv[1]):
 	[ "$n" = 40 ] || { show_output; false; }
 }
 
+# A session that reads the CPUs one after the other meets the calls on
+# CPU 0 before the rename on CPU 1 that came first: they are named by it,
+# and the calls on CPU 1 before the rename by the name before it.
+@test "tracetop: a rename on one CPU names the records after it on another, read first" {
+	[ "$(nproc)" -ge 2 ] || skip "needs two CPUs"
+	local a=tkA$$ b=tkB$$
+	start_held "$TAPKIT_TOP/build/tests/helpers/rawname" wait-stdin "$a" getppid \
+		sleep:400 cpu:1 getppid:3 "name:$b" cpu:0 getppid:2000 sleep:400
+	start_tool tracetop -j -d 0.2 -m cumulative -e syscalls:sys_enter_getppid \
+		-k pid,comm -F "pid=$WL_PID"
+	release_workload
+	settle 0.5
+	stop_tool
+	[ "$TOOL_RC" -eq 0 ] || { show_output; false; }
+	run json_rows pid comm count
+	[ "$output" = "$WL_PID $b 2000
+$WL_PID $a 4" ] || { show_output; echo "$output"; false; }
+	assert_clean
+}
+
 @test "tracetop: -n N prints N intervals and exits 0" {
 	run --separate-stderr tracetop -b -n 3 -d 0.1 syscount
 	[ "$status" -eq 0 ] || { show_run; false; }
