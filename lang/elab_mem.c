@@ -67,7 +67,6 @@ static void typed_read(struct elab *e, struct elab_probe *p,
 		       struct ast_expr *t, int64_t off)
 {
 	struct prov_probe *pp = p->pp;
-	struct tstep *steps, *pre;
 	struct prov_target pt;
 	struct prov_var out = { 0 };
 	struct ast_expr *read;
@@ -76,15 +75,14 @@ static void typed_read(struct elab *e, struct elab_probe *p,
 
 	if (!t->u.target.typed)		/* its own error was reported */
 		return;
-	if (elab_target_build(e, p, t, &pt, &steps, &pre, false) < 0)
+	if (elab_target_build(e, p, t, &pt, false) < 0)
 		return;
 	pt.deref = true;
 	pt.deref_kind = (enum prov_mem)builtin_mem(b);
 	pt.deref_off = off;
 	pt.deref_fn = b->name;
 	r = pp->prov->target(pp, &pt, &out, err, sizeof(err));
-	free(steps);
-	free(pre);
+	elab_target_release(&pt);
 	if (r < 0) {
 		diag_error(e->diag, call->loc, "%s() cannot read at %s: %s",
 			   b->name, elab_target_shown(t), err[0] ? err : strerror(-r));

@@ -73,8 +73,8 @@ void elab_replace_expr(struct ast_expr *e, struct ast_expr *n);
  * Typed target expressions (elab_target.c).  elab_raw_call(): when @call
  * is register(), int_arg(N), returnval(), uaddr()..., turn it into a raw
  * target in place: 1, or -1 after reporting an error; 0 for any other
- * call.  elab_target_build(): the struct prov_target of target @t (the
- * step arrays are the caller's to free); -1 after an error.
+ * call.  elab_target_build(): the struct prov_target of target @t, freed
+ * with elab_target_release(); -1 after an error (nothing to free).
  * elab_target_resolve(): have @p's provider resolve @t (its target()
  * hook); false when it cannot.  With @quiet (@defined()) nothing is
  * reported.
@@ -83,8 +83,8 @@ struct tstep;
 int elab_raw_call(struct elab *e, struct elab_probe *p, struct ast_expr *call,
 		  bool quiet);
 int elab_target_build(struct elab *e, struct elab_probe *p, struct ast_expr *t,
-		      struct prov_target *out, struct tstep **steps,
-		      struct tstep **pre, bool quiet);
+		      struct prov_target *out, bool quiet);
+void elab_target_release(struct prov_target *t);
 /* The steps of @t's components into @path (the steps array is the
  * caller's to free); -1 after an error. */
 int elab_target_path(struct elab *e, const struct ast_expr *t,

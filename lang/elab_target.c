@@ -178,27 +178,39 @@ static void root_of(const struct ast_expr *t, struct prov_target *out)
 }
 
 int elab_target_build(struct elab *e, struct elab_probe *p, struct ast_expr *t,
-		      struct prov_target *out, struct tstep **steps,
-		      struct tstep **pre, bool quiet)
+		      struct prov_target *out, bool quiet)
 {
 	struct ast_expr *base = t->u.target.base;
+	struct tstep *steps;
 
 	memset(out, 0, sizeof(*out));
-	*steps = *pre = NULL;
 	if (t->u.target.cast_type) {
 		if (base->kind == AST_E_CALL && elab_raw_call(e, p, base, quiet) < 0)
 			return -1;
-		if (base->kind != AST_E_TARGET || base->u.target.cast_type ||
-		    (!base->u.target.raw && !base->u.target.global &&
-		     (!base->u.target.name || base->u.target.name[1] == '$'))) {
+		if (base->kind == AST_E_TARGET && base->u.target.cast_type &&
+		    base->u.target.ncomps) {
+			/* @cast(&@cast(x, "A")->m->n, "B"), @cast(@cast(x,
+			 * "A")->ptr, "B"): the pointer is the value of a
+			 * cast of its own */
+			struct prov_target *in = xcalloc(1, sizeof(*in));
+
+			if (elab_target_build(e, p, base, in, quiet) < 0) {
+				free(in);
+				return -1;
+			}
+			out->base = in;
+		} else if (base->kind != AST_E_TARGET || base->u.target.cast_type ||
+			   (!base->u.target.raw && !base->u.target.global &&
+			    (!base->u.target.name || base->u.target.name[1] == '$'))) {
 			report(e, quiet, base->loc, "@cast needs a pointer the "
 			       "kernel can read when the probe fires: a target "
 			       "variable, register() or a *_arg() function");
 			return -1;
+		} else {
+			root_of(base, out);
+			if (elab_target_path(e, base, &out->pre, &steps, quiet) < 0)
+				return -1;
 		}
-		root_of(base, out);
-		if (elab_target_path(e, base, &out->pre, pre, quiet) < 0)
-			return -1;
 		out->cast_type = t->u.target.cast_type;
 		out->cast_module = t->u.target.cast_module;
 	} else if (!t->u.target.name && !t->u.target.global) {
@@ -208,30 +220,38 @@ int elab_target_build(struct elab *e, struct elab_probe *p, struct ast_expr *t,
 	} else {
 		root_of(t, out);
 	}
-	if (elab_target_path(e, t, &out->path, steps, quiet) < 0) {
-		free(*pre);
-		*pre = NULL;
+	if (elab_target_path(e, t, &out->path, &steps, quiet) < 0) {
+		elab_target_release(out);
 		return -1;
 	}
 	out->path.off = t->u.target.cast_off;
 	return 0;
 }
 
+void elab_target_release(struct prov_target *t)
+{
+	if (t->base) {
+		elab_target_release((struct prov_target *)t->base);
+		free((void *)t->base);
+	}
+	free((void *)t->pre.steps);
+	free((void *)t->path.steps);
+	memset(t, 0, sizeof(*t));
+}
+
 bool elab_target_resolve(struct elab *e, struct elab_probe *p,
 			 struct ast_expr *t, bool quiet)
 {
 	struct prov_probe *pp = p->pp;
-	struct tstep *steps, *pre;
 	struct prov_target pt;
 	struct prov_var v = { 0 };
 	char err[512] = "";
 	int r;
 
-	if (elab_target_build(e, p, t, &pt, &steps, &pre, quiet) < 0)
+	if (elab_target_build(e, p, t, &pt, quiet) < 0)
 		return false;
 	r = pp->prov->target(pp, &pt, &v, err, sizeof(err));
-	free(steps);
-	free(pre);
+	elab_target_release(&pt);
 	if (r < 0) {
 		if (quiet)
 			return false;

@@ -158,6 +158,9 @@ struct prov_target {
 	const char *raw_type;	/* raw: "s32", "u32", "s64", "u64" */
 	bool is_global;		/* @var("name[@file]"): a global by name */
 	struct tpath pre;	/* with cast_type: the path to the pointer */
+	/* with cast_type, instead of root and pre: the pointer is this
+	 * target's value (@cast(&@cast(x, "A")->m, "B")) */
+	const struct prov_target *base;
 	const char *cast_type;	/* @cast(..., "type"): "task_struct",
 				 * "struct foo", NULL without a cast */
 	const char *cast_module;/* @cast's third argument, @var's second

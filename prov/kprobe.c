@@ -660,75 +660,67 @@ static int dwarf_root(const struct kprobe *k, const struct prov_target *t,
 	return ret;
 }
 
-static int kprobe_target(struct prov_probe *p, const struct prov_target *t,
-			 struct prov_var *out, char *err, size_t errlen)
+/*
+ * The value of @t, without its read (deref), into @v and what names it onto
+ * @key: the root (a raw operand, a parameter or $return from BTF or DWARF,
+ * or a cast's pointer that is a target of its own), then the cast and the
+ * path.  *@entry: the root is read at the function's entry.  0 or -errno.
+ */
+static int target_value(struct kprobe *k, struct kbtf *b,
+			const struct prov_target *t, struct strbuf *key,
+			struct tval *v, bool *entry, char *err, size_t errlen)
 {
-	struct kprobe *k = p->data;
-	struct strbuf key = STRBUF_INIT;
-	struct tval v = { 0 }, pre = { 0 };
-	struct kbtf *b = NULL;
+	struct tval pre = { 0 };
 	char buf[32];
 	const char *loc;
-	bool entry = false;
-	int ret, idx;
+	int ret;
 
-	if ((k->typed || t->cast_type) && !(b = kprobe_btf(err, errlen)))
-		return -ENOENT;
-	/* the root: a raw operand, or a parameter / $return from BTF */
-	if (t->raw != PROV_RAW_NONE) {
+	if (t->base) {
+		fmt_sb_addf(key, "[");
+		ret = target_value(k, b, t->base, key, &pre, entry, err, errlen);
+		if (ret < 0)
+			return ret;
+		fmt_sb_addf(key, "]");
+	} else if (t->raw != PROV_RAW_NONE) {
 		if (!(loc = raw_loc(k, t, buf, sizeof(buf), err, errlen)))
 			return -EINVAL;
-		fmt_sb_addf(&key, "raw:%s:%s", loc, t->raw_type ? t->raw_type : "");
+		fmt_sb_addf(key, "raw:%s:%s", loc, t->raw_type ? t->raw_type : "");
 		if (!t->cast_type && (t->path.nsteps || t->path.addressof ||
-				      t->path.pretty)) {
-			fmt_sb_release(&key);
+				      t->path.pretty))
 			return errmsg(err, errlen, -EINVAL, "a raw value has no "
 				      "type: use @cast to reach members");
-		}
 		raw_value(loc, t->cast_type ? "u64" : t->raw_type, &pre);
-		entry = k->ret && t->raw == PROV_RAW_ARG;
+		*entry = k->ret && t->raw == PROV_RAW_ARG;
 	} else {
 		const struct tpath *first = t->cast_type ? &t->pre : &t->path;
 
 		if (t->is_global || k->dwarf) {
 			ret = dwarf_root(k, t, first, &pre, err, errlen);
-			if (ret < 0) {
-				fmt_sb_release(&key);
+			if (ret < 0)
 				return ret;
-			}
-			entry = k->ret && !t->is_global && strcmp(t->root, "return");
-			fmt_sb_addf(&key, "%s%s", t->is_global ? "@var:" : "", t->root);
-			if (t->cast_type)
-				key_path(&key, &t->pre);
-			goto rooted;
+			*entry = k->ret && !t->is_global && strcmp(t->root, "return");
+			fmt_sb_addf(key, "%s%s", t->is_global ? "@var:" : "", t->root);
+		} else {
+			if (!k->typed || !k->func[0])
+				return -ENOENT;
+			if (!strcmp(t->root, "return") && !k->ret)
+				return -ENOENT;
+			ret = kbtf_resolve(b, k->module, k->func, t->root, first,
+					   &pre, err, errlen);
+			if (ret < 0)
+				return ret;
+			*entry = k->ret && strcmp(t->root, "return");
+			fmt_sb_addf(key, "%s", t->root);
 		}
-		if (!k->typed || !k->func[0]) {
-			fmt_sb_release(&key);
-			return -ENOENT;
-		}
-		if (!strcmp(t->root, "return") && !k->ret) {
-			fmt_sb_release(&key);
-			return -ENOENT;
-		}
-		ret = kbtf_resolve(b, k->module, k->func, t->root, first, &pre,
-				   err, errlen);
-		if (ret < 0) {
-			fmt_sb_release(&key);
-			return ret;
-		}
-		entry = k->ret && strcmp(t->root, "return");
-		fmt_sb_addf(&key, "%s", t->root);
 		if (t->cast_type)
-			key_path(&key, &t->pre);
+			key_path(key, &t->pre);
 	}
-rooted:
 	if (t->cast_type) {
 		struct tpath path = t->path;
 		struct tplace ptr;
 
 		if (pre.kind != TVAL_LONG || pre.nargs != 1) {
 			tval_release(&pre);
-			fmt_sb_release(&key);
 			return errmsg(err, errlen, -EINVAL, "@cast needs a pointer "
 				      "value");
 		}
@@ -736,19 +728,40 @@ rooted:
 		path.off += pre.add;
 		tplace_parse(pre.args[0].loc, &ptr);
 		ret = kbtf_cast(b, t->cast_module, t->cast_type, &ptr, &path,
-				&v, err, errlen);
+				v, err, errlen);
 		tplace_release(&ptr);
 		tval_release(&pre);
-		if (ret < 0) {
-			fmt_sb_release(&key);
+		if (ret < 0)
 			return ret == -ENOENT ? -EINVAL : ret;
-		}
-		fmt_sb_addf(&key, "@cast(%s,%s)", t->cast_type,
+		fmt_sb_addf(key, "@cast(%s,%s)", t->cast_type,
 			    t->cast_module ? t->cast_module : "");
-		key_path(&key, &path);
+		key_path(key, &path);
 	} else {
-		v = pre;
-		key_path(&key, &t->path);
+		*v = pre;
+		key_path(key, &t->path);
+	}
+	return 0;
+}
+
+static int kprobe_target(struct prov_probe *p, const struct prov_target *t,
+			 struct prov_var *out, char *err, size_t errlen)
+{
+	struct kprobe *k = p->data;
+	struct strbuf key = STRBUF_INIT;
+	struct tval v = { 0 };
+	const struct prov_target *root = t;
+	struct kbtf *b = NULL;
+	bool entry = false;
+	int ret, idx;
+
+	if ((k->typed || t->cast_type) && !(b = kprobe_btf(err, errlen)))
+		return -ENOENT;
+	while (root->base)
+		root = root->base;
+	ret = target_value(k, b, t, &key, &v, &entry, err, errlen);
+	if (ret < 0) {
+		fmt_sb_release(&key);
+		return ret;
 	}
 	if (t->deref) {
 		struct tval r;
@@ -764,7 +777,7 @@ rooted:
 		fmt_sb_addf(&key, " %s%+" PRId64, t->deref_fn ? t->deref_fn : "read",
 			    t->deref_off);
 	}
-	idx = add_var(k, fmt_sb_str(&key), t->root ? t->root : "raw", &v, entry);
+	idx = add_var(k, fmt_sb_str(&key), root->root ? root->root : "raw", &v, entry);
 	fmt_sb_release(&key);
 	fill_out(k, idx, out);
 	return 0;

@@ -71,6 +71,11 @@ static char *target_key(const struct prov_target *t, bool entry)
 				fmt_sb_addf(&sb, "[%" PRId64 "]", st->index);
 		}
 	}
+	if (t->base) {
+		s = target_key(t->base, entry);
+		fmt_sb_addf(&sb, "|[%s]", s);
+		free(s);
+	}
 	s = xstrdup(fmt_sb_str(&sb));
 	fmt_sb_release(&sb);
 	return s;
@@ -152,10 +157,16 @@ static int cast_place(struct prov_probe *p, const struct prov_target *t,
 	const struct uvar *b;
 	int ret;
 
-	base.cast_type = NULL;
-	base.cast_module = NULL;
-	base.path = t->pre;
-	memset(&base.pre, 0, sizeof(base.pre));
+	if (t->base) {
+		/* a cast's member: a target of its own */
+		base = *t->base;
+	} else {
+		base.cast_type = NULL;
+		base.cast_module = NULL;
+		base.path = t->pre;
+		memset(&base.pre, 0, sizeof(base.pre));
+	}
+	base.deref = false;
 	ret = uprobe_target(p, &base, &bv, err, errlen);
 	if (ret < 0)
 		return ret;
@@ -173,17 +184,23 @@ int uprobe_dw_target(struct prov_probe *p, const struct prov_target *t,
 		     struct prov_var *out, char *err, size_t errlen)
 {
 	struct uprobe *d = p->data;
+	const struct prov_target *r = t;
 	struct dwinfo *dw;
 	struct tval tv = { 0 };
 	struct tplace pl = { 0 };
-	/* in a return probe, a variable (not $return, a global, or a raw
-	 * register at the return) is its value at the entry */
-	bool entry = d->ret && t->root && strcmp(t->root, "return") &&
-		     !t->is_global && t->raw == PROV_RAW_NONE;
-	uint64_t pc = entry ? d->evaddr : d->vaddr;
+	bool entry;
+	uint64_t pc;
 	char *key;
 	struct uvar *v;
 	int idx, ret;
+
+	/* in a return probe, a variable (not $return, a global, or a raw
+	 * register at the return) is its value at the entry */
+	while (r->base)
+		r = r->base;
+	entry = d->ret && r->root && strcmp(r->root, "return") &&
+		!r->is_global && r->raw == PROV_RAW_NONE;
+	pc = entry ? d->evaddr : d->vaddr;
 
 	if (t->cast_module && (t->cast_type || t->is_global)) {
 		char *mpath = NULL;

@@ -285,11 +285,12 @@ int uprobe_target(struct prov_probe *p, const struct prov_target *t,
 	if (ret != -ENOSYS && (ret != -ENOENT || err[0] || d->kind != UK_FUNC))
 		return ret;
 	err[0] = '\0';
-	if (t->is_global || t->cast_type || t->path.nsteps || t->path.addressof ||
-	    t->path.pretty)
+	if (t->base || t->is_global || t->cast_type || t->path.nsteps ||
+	    t->path.addressof || t->path.pretty)
 		return errmsg(err, errlen, -EOPNOTSUPP, "$%s: member chains, "
 			      "casts, globals and pretty printing of process "
-			      "probes need typed DWARF (not available yet)", t->root);
+			      "probes need typed DWARF (not available yet)",
+			      t->root ? t->root : "value");
 	ret = uprobe_var(p, t->root, out);
 	if (ret == -ENOENT) {
 		const struct fetcharg *a = find_arg(d->ret ? d->eargs : d->args,

@@ -534,7 +534,7 @@ probe end { println(n) }' "$H/ptarget"
 	assert_clean "$RUN_PID"
 }
 
-@test "tapkit process: @container_of, @cast of an offset pointer and the layout macros over DWARF" {
+@test "tapkit process: @container_of, @cast of an offset pointer, nested casts and the layout macros over DWARF" {
 	# struct node { int val; struct node *next; char name[16]; }: next at
 	# 8, name at 16, 32 bytes; calc() gets &nodes[0] (val 7), whose next
 	# is nodes[1] (val 11), which follows it in memory
@@ -553,6 +553,18 @@ probe begin { printf("%d %d\n", &@cast(0, "struct node", @1)[2], @module_contain
 	[ "$(script_out)" = "64 1000
 1 7 11 11 7 11
 8 19 32 1 0" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+	# a cast of a pointer, or of an address, reached through another cast
+	run_pid tapkit -c "$H/ptarget 1 0" -e 'probe process(@1).function("calc") {
+	printf("%d %d %d %d\n", @cast(@cast($n, "struct node")->next, "struct node")->val,
+	       @cast(&@cast($n, "struct node")->next->name - 16, "struct node")->val,
+	       @container_of(&@cast($n, "struct node")->next->name, "struct node", name)->val,
+	       @cast(@cast(@cast($n, "struct node")->next, "struct node")->next, "struct node")->next->val)
+	println(user_string_n(&@cast(&@cast($n, "struct node")->next->name, "struct node")->val, 6))
+}' "$H/ptarget"
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$(script_out)" = "11 11 11 11
+second" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
 	# what only the traced memory can answer, and what the type lacks
 	run_fails '<input>:1:23: error: @cast(0, "struct node"): the address goes through a pointer: only the traced memory holds it' \

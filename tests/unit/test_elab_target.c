@@ -94,27 +94,39 @@ static int fake_expand(const struct prov_env *env, const struct ast_pp *pp,
 	return 1;
 }
 
-static int fake_target(struct prov_probe *p, const struct prov_target *t,
-		       struct prov_var *out, char *err, size_t errlen)
+/* The root, the cast and the path; a cast's pointer that is a target of
+ * its own in brackets. */
+static void log_target(const struct prov_target *t)
 {
 	static const char *const raws[] = { "", "reg", "arg", "retval", "ip", "uip" };
 
-	if (t->root && !strcmp(t->root, "nosuch"))
-		return -ENOENT;
-	if (t->root && !strcmp(t->root, "gone"))
-		return errmsg(err, errlen, -EINVAL, "'gone' is optimized out at 0x401136");
-	logf_("%s:", p->pp + 13);
-	if (t->raw)
+	if (t->base) {
+		logf_("[");
+		log_target(t->base);
+		logf_("]");
+	} else if (t->raw) {
 		logf_("raw %s %s %d %s", raws[t->raw], t->root ? t->root : "-",
 		      t->raw_arg, t->raw_type);
-	else
+	} else {
 		logf_("%s%s", t->is_global ? "@var " : "$", t->root);
+	}
 	if (t->cast_type) {
 		log_path(&t->pre);
 		logf_(" cast %s/%s ", t->cast_type,
 		      t->cast_module ? t->cast_module : "-");
 	}
 	log_path(&t->path);
+}
+
+static int fake_target(struct prov_probe *p, const struct prov_target *t,
+		       struct prov_var *out, char *err, size_t errlen)
+{
+	if (t->root && !strcmp(t->root, "nosuch"))
+		return -ENOENT;
+	if (t->root && !strcmp(t->root, "gone"))
+		return errmsg(err, errlen, -EINVAL, "'gone' is optimized out at 0x401136");
+	logf_("%s:", p->pp + 13);
+	log_target(t);
 	if (t->deref)
 		logf_(" read %d%+lld %s", t->deref_kind, (long long)t->deref_off,
 		      t->deref_fn);
@@ -267,6 +279,22 @@ UNIT_TEST(raw_operands_and_memory_reads)
 		  "(\"f\"):$q\n"
 		  "(\"f\"):$q read 4+8 kernel_long\n"
 		  "(\"f\"):raw arg - 1 u64 cast struct node/- ->v\n");
+	free(err);
+}
+
+UNIT_TEST(a_cast_of_a_member_reached_through_a_cast)
+{
+	char *err = elab_of("probe fake.function(\"f\") {\n"
+			    "  println(@cast(&@cast($p, \"A\")->m->n, \"B\")->x)\n"
+			    "  println(@cast(@cast($p + 8, \"A\")->ptr, \"B\", \"mod\")->y[1])\n"
+			    "  println(@cast(&@cast(&@cast(pointer_arg(2), \"A\")->m, \"B\")->n, \"C\")->z)\n"
+			    "}\n", NULL, NULL);
+
+	CHECK_STR(err, "");
+	CHECK_STR(logbuf,
+		  "(\"f\"):[$p cast A/- ->m->n &] cast B/- ->x\n"
+		  "(\"f\"):[$p cast A/- ->ptr off+8] cast B/mod ->y[1]\n"
+		  "(\"f\"):[[raw arg - 2 u64 cast A/- ->m &] cast B/- ->n &] cast C/- ->z\n");
 	free(err);
 }
 
