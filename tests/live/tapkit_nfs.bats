@@ -309,6 +309,42 @@ nfs.proc.write_setup $c 5000 0 5000 bytes 2 x1" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
 }
 
+@test "tapkit: nfs.proc.* see an open context made and released, a CREATE, a RENAME and the results looked at for a retry" {
+	require_nfs
+	mountpoint -q "$NFS_MNT" || { echo "# no NFS mount"; false; }
+	local m=$NFS_MNT
+	# mknod(2) of a regular file is a CREATE (an open with O_CREAT would
+	# be an atomic OPEN); nfs4_handle_exception() looks at the results
+	# of two requests that retry on some errors: the CREATE's and the
+	# GETATTR of the open's close-to-open check, both 0
+	run_pid tapkit -c "python3 -c 'import os
+os.mknod(\"$m/c1\", 0o100640)
+fd = os.open(\"$m/c1\", os.O_RDONLY)
+os.close(fd)
+os.rename(\"$m/c1\", \"$m/c2\")
+os.unlink(\"$m/c2\")'" -e 'global setup_fh, errs
+@define c %( sprintf("%s %s %d %d", name, server_ip, prot, version) %)
+probe nfs.proc.create { printf("%s %s %d %d %o\n", @c, filename, filelen, flag, mode) }
+probe nfs.proc.open, nfs.proc.release { printf("%s %s %o %d\n", @c, filename, flag, mode & 3) }
+probe nfs.proc.create.return, nfs.proc.open.return, nfs.proc.release.return { printf("%s %s\n", name, retstr) }
+probe nfs.proc.rename_setup { printf("%s %d\n", @c, fh != 0); setup_fh = fh }
+probe nfs.proc.rename_done { printf("%s %d %d\n", @c, status, fh == setup_fh) }
+probe nfs.proc.handle_exception { errs[errorcode]++ }
+probe end { foreach (e in errs) printf("%s %d x%d\n", "nfs.proc.handle_exception", e, errs[e]) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	local c="127.0.0.1 6 4"
+	[ "$output" = "nfs.proc.create $c c1 2 192 100640
+nfs.proc.create.return 0
+nfs.proc.open $c c1 100000 1
+nfs.proc.open.return 0
+nfs.proc.release $c c1 100000 1
+nfs.proc.release.return 0
+nfs.proc.rename_setup $c 1
+nfs.proc.rename_done $c 0 1
+nfs.proc.handle_exception 0 x2" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
 @test "tapkit: nfsd.* and nfs.proc.* of a mount over IPv6: client_ip and server_ip as stap prints them" {
 	require_nfs
 	local m=$BATS_FILE_TMPDIR/nfs/mnt6 a=0000:0000:0000:0000:0000:0000:0000:0001
