@@ -48,6 +48,10 @@
 #include "tracefs/rb_page.h"
 #include "tracefs/ring_int.h"
 
+/* common_flags of a record made in a hard interrupt, a softirq or an NMI
+ * (the kernel's TRACE_FLAG_HARDIRQ, _SOFTIRQ and _NMI) */
+#define TRACE_FLAGS_IRQ 0x58
+
 /* Per-CPU pages read per drain round: merged by timestamp in ordered mode,
  * walked as read otherwise (bounds memory and keeps the pages in cache). */
 #define ORDERED_MAX_PAGES 256
@@ -347,8 +351,11 @@ static inline int deliver(struct cursor *c, tk_event_fn fn, void *arg)
 		memcpy(&pid, d + 4, 4);
 		ev.id = type;
 		ev.pid = pid;
-		if (o->skip && (pid == o->skip_pid ||
-				pid == __atomic_load_n(&o->skip_tid, __ATOMIC_RELAXED)))
+		/* an interrupt's record names the task it interrupted: a
+		 * block request completed while we ran is not ours */
+		if (o->skip && !(d[2] & TRACE_FLAGS_IRQ) &&
+		    (pid == o->skip_pid ||
+		     pid == __atomic_load_n(&o->skip_tid, __ATOMIC_RELAXED)))
 			return 0;
 	}
 	fn(&ev, arg);
