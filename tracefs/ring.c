@@ -16,10 +16,13 @@
  * Snoop tools want one stream in time order.  The CPUs' records are only
  * ordered within a CPU, so a drain first reads what every CPU has into
  * per-CPU page queues, then merges the queue heads by timestamp (a linear
- * scan: there are few CPUs).  Records committed while the drain runs are left
- * for the next drain; their timestamps are later than anything read, except
- * for the few nanoseconds of a commit in flight.  Aggregating tools do not
- * need order and walk each page as soon as it is read, with no queue.
+ * scan: there are few CPUs).  The CPUs are read one after the other, so
+ * what one CPU wrote after its read may be older than what a CPU read
+ * later holds: each round delivers only the records up to the time it
+ * began and holds the later ones for the next round (ring_drain()).
+ * Aggregating tools do not need order and walk each page as soon as it is
+ * read, with no queue; the renames that name their records are shown
+ * first (ring_set_prescan()).
  *
  * Loss is seen twice: a page whose header says events were missed before it
  * (page_missed()), and the instance's per-CPU stats, which the session
@@ -186,6 +189,7 @@ struct ring *ring_open(struct tracefs_instance *inst)
 	r->scratch_pages = xcalloc(n, sizeof(void **));
 	r->scratch_n = xcalloc(n, sizeof(int));
 	r->scratch_missed = xcalloc(n, sizeof(uint64_t));
+	r->holds = xcalloc(n, sizeof(*r->holds));
 	for (i = 0; i < n; i++) {
 		r->cpus[i].fd = -1;
 		pthread_mutex_init(&r->cpus[i].lock, NULL);
@@ -237,6 +241,7 @@ void ring_free(struct ring *r)
 	free(r->scratch_pages);
 	free(r->scratch_n);
 	free(r->scratch_missed);
+	free(r->holds);
 	free(r);
 }
 
@@ -362,7 +367,47 @@ static inline int deliver(struct cursor *c, tk_event_fn fn, void *arg)
 	return 1;
 }
 
-static long walk(void **const *pages, const int *npages, int ncpu, int subbuf_size, bool ordered, uint64_t *missed,
+/* Start @c on its queue, where @h (if any) says the last round stopped. */
+static void cursor_start(struct cursor *c, const struct ring_hold *h)
+{
+	const unsigned char *page;
+
+	if (!h || !h->npages) {
+		cursor_load(c);
+		return;
+	}
+	page = c->pages[0];
+	c->pg = h->pg;
+	c->pg.data = page + h->data_off;
+	c->rec = page + h->rec_off;
+	c->len = h->len;
+	c->next = 1;
+}
+
+/* Where @c stopped, into @h: its current page and those after it. */
+static void cursor_hold(const struct cursor *c, struct ring_hold *h)
+{
+	const unsigned char *page;
+
+	memset(h, 0, sizeof(*h));
+	if (!c->rec)
+		return;
+	page = c->pages[c->next - 1];
+	h->npages = c->npages - (c->next - 1);
+	h->pg = c->pg;
+	h->data_off = (size_t)(c->pg.data - page);
+	h->rec_off = (size_t)((const unsigned char *)c->rec - page);
+	h->len = c->len;
+}
+
+/*
+ * Deliver the records of the queued pages: merged by timestamp when
+ * @ordered, and then only those up to @until (delivered time); with @hold
+ * (an array of @ncpu), each queue starts where hold[i] says and where it
+ * stops is put back there.
+ */
+static long walk(void **const *pages, const int *npages, int ncpu, int subbuf_size, bool ordered,
+		 uint64_t until, struct ring_hold *hold, uint64_t *missed,
 		 const struct walk_opts *o, tk_event_fn fn, void *arg)
 {
 	struct cursor cur[ncpu > 0 ? ncpu : 1];
@@ -377,7 +422,7 @@ static long walk(void **const *pages, const int *npages, int ncpu, int subbuf_si
 		cur[i].subbuf_size = subbuf_size;
 		cur[i].missed = &missed[i];
 		cur[i].o = o;
-		cursor_load(&cur[i]);
+		cursor_start(&cur[i], hold ? &hold[i] : NULL);
 	}
 	if (ordered) {
 		for (;;) {
@@ -386,11 +431,13 @@ static long walk(void **const *pages, const int *npages, int ncpu, int subbuf_si
 			for (i = 0; i < ncpu; i++)
 				if (cur[i].rec && (!best || cur[i].pg.ts < best->pg.ts))
 					best = &cur[i];
-			if (!best)
+			if (!best || best->pg.ts + (uint64_t)o->ts_offset > until)
 				break;
 			n += deliver(best, fn, arg);
 			cursor_next(best);
 		}
+		for (i = 0; hold && i < ncpu; i++)
+			cursor_hold(&cur[i], &hold[i]);
 	} else {
 		for (i = 0; i < ncpu; i++)
 			for (; cur[i].rec; cursor_next(&cur[i]))
@@ -403,8 +450,16 @@ long ring_walk(void **const *pages, const int *npages, int ncpu,
 	       int subbuf_size, bool ordered, uint64_t *missed, tk_event_fn fn,
 	       void *arg)
 {
-	return walk(pages, npages, ncpu, subbuf_size, ordered, missed,
-		    &(struct walk_opts){ 0 }, fn, arg);
+	return walk(pages, npages, ncpu, subbuf_size, ordered, UINT64_MAX, NULL,
+		    missed, &(struct walk_opts){ 0 }, fn, arg);
+}
+
+long ring_walk_held(void **const *pages, const int *npages, int ncpu,
+		    int subbuf_size, uint64_t until, struct ring_hold *hold,
+		    uint64_t *missed, tk_event_fn fn, void *arg)
+{
+	return walk(pages, npages, ncpu, subbuf_size, true, until, hold,
+		    missed, &(struct walk_opts){ 0 }, fn, arg);
 }
 
 /* Room for @n queued sub-buffers on @rc. */
@@ -526,10 +581,10 @@ static int read_one(struct ring *r, struct ring_cpu *rc, int slot)
  */
 static int fill_locked(struct ring *r, struct ring_cpu *rc, int max)
 {
-	int got = 0, k;
+	int got = 0, k, held = r->holds[rc - r->cpus].npages;
 
 	while (got < max && rc->npipes) {
-		k = read_full(r, rc, got, max - got);
+		k = read_full(r, rc, held + got, max - got);
 		if (k < 0)
 			return k;
 		if (!k)
@@ -537,7 +592,7 @@ static int fill_locked(struct ring *r, struct ring_cpu *rc, int max)
 		got += k;
 	}
 	while (got < max && !rc->partial) {
-		k = read_one(r, rc, got);
+		k = read_one(r, rc, held + got);
 		if (k < 0)
 			return k;
 		if (!k)
@@ -556,7 +611,7 @@ static int fill(struct ring *r, struct ring_cpu *rc, int max)
 {
 	int got;
 
-	reserve(r, rc, max);
+	reserve(r, rc, r->holds[rc - r->cpus].npages + max);
 	pthread_mutex_lock(&rc->lock);
 	got = fill_locked(r, rc, max);
 	pthread_mutex_unlock(&rc->lock);
@@ -601,43 +656,86 @@ static bool stop_requested(void)
 				     sigismember(&set, SIGHUP) == 1);
 }
 
+/* The pages of each CPU's queue from where its hold starts: moved to the
+ * head of the queue, for the next round to read after them. */
+static void keep_held(struct ring *r)
+{
+	int i;
+
+	for (i = 0; i < r->ncpu; i++) {
+		struct ring_cpu *rc = &r->cpus[i];
+		int first = r->scratch_n[i] - r->holds[i].npages;
+
+		if (r->holds[i].npages && first > 0)
+			memmove(rc->buf, rc->buf + (size_t)first * r->subbuf_size,
+				(size_t)r->holds[i].npages * r->subbuf_size);
+	}
+}
+
+static bool any_held(const struct ring *r)
+{
+	int i;
+
+	for (i = 0; i < r->ncpu; i++)
+		if (r->holds[i].npages)
+			return true;
+	return false;
+}
+
+/*
+ * An ordered drain merges what each round read.  The CPUs are read one
+ * after the other, so a record that one CPU wrote after the round began
+ * may be read while an earlier one of another CPU, read before it was
+ * written, waits for the next round: the block request completed on one
+ * CPU would come before its insert on another.  So a round delivers only
+ * the records up to the time it began (CLOCK_MONOTONIC, the records' time
+ * once their offset is added); the later ones stay queued for the next
+ * round, which reads every CPU again.  A round that reads nothing new
+ * delivers them all, as does the end of the drain (its page budget, a
+ * stop): a drain leaves nothing held.
+ */
 long ring_drain(struct ring *r, bool ordered, tk_event_fn fn, void *arg)
 {
 	int max = ordered ? ORDERED_MAX_PAGES : UNORDERED_MAX_PAGES;
 	int rounds = DRAIN_MAX_PAGES / max;
-	bool stop_after = false;
-	long total = 0;
+	bool stop_after = false, hold = ordered && !r->flush, first = true;
+	long total = 0, n;
 	int i;
 
 	int pages[r->ncpu > 0 ? r->ncpu : 1];
 	uint64_t ignored[r->ncpu > 1 ? r->ncpu - 1 : 1];
 
-	for (i = 0; i < r->ncpu; i++) {
-		r->cpus[i].empty = false;
-		r->cpus[i].partial = false;
+	for (i = 0; i < r->ncpu; i++)
 		pages[i] = 0;
-	}
 	r->stop = false;
 	r->busiest = 0;
 	while (rounds-- > 0 && !r->stop && !stop_after) {
+		uint64_t until = hold ? time_mono_ns() : UINT64_MAX;
 		int busy = 0;
-		long n;
 
 		for (i = 0; i < r->ncpu; i++) {
 			struct ring_cpu *rc = &r->cpus[i];
-			int got = rc->empty ? 0 : fill(r, rc, max);
+			int got;
 
+			if (hold || first) {
+				/* the first round, and each of an ordered
+				 * drain, reads every CPU to its writer */
+				rc->empty = false;
+				rc->partial = false;
+			}
+			got = rc->empty ? 0 : fill(r, rc, max);
 			if (got < 0)
 				return got;
 			pages[i] += got;
 			if (pages[i] > r->busiest)
 				r->busiest = pages[i];
 			r->scratch_pages[i] = rc->pages;
-			r->scratch_n[i] = got;
+			r->scratch_n[i] = r->holds[i].npages + got;
 			r->scratch_missed[i] = 0;
 			busy += got > 0;
 		}
-		if (!busy)
+		first = false;
+		if (!busy && !any_held(r))
 			break;
 		memset(ignored, 0, sizeof(ignored));
 		/* the CPUs are walked one after the other: the records of all
@@ -647,26 +745,49 @@ long ring_drain(struct ring *r, bool ordered, tk_event_fn fn, void *arg)
 
 			wo.cpu_ids = wo.cpu_ids ? wo.cpu_ids + 1 : NULL;
 			walk(r->scratch_pages + 1, r->scratch_n + 1, r->ncpu - 1,
-			     r->subbuf_size, false, ignored, &wo, r->prescan,
-			     r->prescan_arg);
+			     r->subbuf_size, false, UINT64_MAX, NULL, ignored,
+			     &wo, r->prescan, r->prescan_arg);
 		}
-		n = walk(r->scratch_pages, r->scratch_n, r->ncpu,
-			 r->subbuf_size, ordered, r->scratch_missed, &r->wo, fn, arg);
+		/* (a drain that is not held, the last one, still starts
+		 * where an ordered one that failed stopped) */
+		n = walk(r->scratch_pages, r->scratch_n, r->ncpu, r->subbuf_size,
+			 ordered, until, ordered ? r->holds : NULL,
+			 r->scratch_missed, &r->wo, fn, arg);
 		if (n < 0)
 			return n;
 		total += n;
+		if (ordered)
+			keep_held(r);
+		for (i = 0; i < r->ncpu; i++)
+			r->cpus[i].missed += r->scratch_missed[i];
+		if (!busy)
+			break;		/* nothing new: the held ones went */
 		/*
 		 * Pages that held only our own records (skip_pid): what comes
 		 * now is the records our reads make (raw_syscalls), and
 		 * reading on would feed itself, a page per read, at full CPU.
 		 * The rest waits for the next drain.
 		 */
-		if (!n && r->wo.skip)
+		if (!n && r->wo.skip && !any_held(r))
 			stop_after = true;
 		/* Ctrl-C waits in the loop's signalfd: let it be seen now, so
 		 * that stopping (which ends the probes' cost) comes first */
 		if (stop_requested())
 			stop_after = true;
+	}
+	if (ordered && any_held(r)) {
+		/* the drain ends: what is held goes, in order */
+		for (i = 0; i < r->ncpu; i++) {
+			r->scratch_pages[i] = r->cpus[i].pages;
+			r->scratch_n[i] = r->holds[i].npages;
+			r->scratch_missed[i] = 0;
+		}
+		n = walk(r->scratch_pages, r->scratch_n, r->ncpu, r->subbuf_size,
+			 true, UINT64_MAX, r->holds, r->scratch_missed, &r->wo,
+			 fn, arg);
+		if (n < 0)
+			return n;
+		total += n;
 		for (i = 0; i < r->ncpu; i++)
 			r->cpus[i].missed += r->scratch_missed[i];
 	}

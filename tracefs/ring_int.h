@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tracefs/rb_page.h"
 #include "tracefs/ring.h"
 
 /* Pipes per CPU at most: as many as it takes to hold a ring's worth. */
@@ -18,6 +19,20 @@ struct ring_pipe {
 	int fd[2];
 	size_t size;		/* bytes it holds */
 	size_t kept;		/* bytes in it the keeper set aside, unread */
+};
+
+/*
+ * The records of a CPU an ordered drain's round read but did not deliver:
+ * later than the time the round began, so another CPU may still have had
+ * an earlier one to write.  They are @npages pages at the head of the
+ * CPU's queue, the first read up to @rec_off (the next record, of @len
+ * bytes), in the state @pg, whose data is at @data_off in the page.
+ */
+struct ring_hold {
+	int npages;		/* 0: none */
+	struct rb_page pg;
+	size_t data_off, rec_off;
+	unsigned int len;
 };
 
 struct ring_cpu {
@@ -62,6 +77,7 @@ struct ring {
 	void ***scratch_pages;	/* walk() arguments, reused */
 	int *scratch_n;
 	uint64_t *scratch_missed;
+	struct ring_hold *holds;	/* per CPU: ordered drains, between rounds */
 	tk_event_fn prescan;	/* ring_set_prescan() */
 	void *prescan_arg;
 	struct walk_opts wo;	/* wo.cpu_ids: queue -> CPU number, owned */
@@ -75,6 +91,13 @@ struct ring {
 	struct ring_keeper *keeper;
 	unsigned long set_aside;	/* pages, over the session (atomic) */
 };
+
+/* One round of an ordered drain, the pure part (unit tests): the records
+ * up to @until of the queues, which start where @hold[i] says (its pages
+ * at the head of queue i); where each stops goes back to @hold. */
+long ring_walk_held(void **const *pages, const int *npages, int ncpu,
+		    int subbuf_size, uint64_t until, struct ring_hold *hold,
+		    uint64_t *missed, tk_event_fn fn, void *arg);
 
 /* Splice the full pages of @rc into its pipes, as many as they have room
  * for; @rc->lock held. */

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "tracefs/ring.h"
+#include "tracefs/ring_int.h"
 #include "tests/unit/unit.h"
 
 #define SUBBUF		4096
@@ -809,6 +810,72 @@ UNIT_TEST(equal_timestamps_across_cpus)
 	}
 	CHECK_INT(seen[0], 3);
 	CHECK_INT(seen[1], 3);
+}
+
+/*
+ * An ordered drain's rounds: a round delivers the records up to the time it
+ * began and holds the later ones, from the middle of a page, for the next
+ * round, whose queue starts with the held pages (moved to its head).
+ */
+static long walk_held(struct page **q, const int *n, int ncpu, uint64_t until,
+		      struct ring_hold *hold)
+{
+	void **pages[8];
+	void *ptrs[8][64];
+	uint64_t missed[8] = { 0 };
+	int calls = 0, c, i;
+	long ret;
+
+	for (c = 0; c < ncpu; c++) {
+		for (i = 0; i < n[c]; i++)
+			ptrs[c][i] = q[c][i].b;
+		pages[c] = ptrs[c];
+	}
+	ret = ring_walk_held((void **const *)pages, n, ncpu, SUBBUF, until, hold,
+			     missed, collect, &calls);
+	CHECK_INT(ret, calls);
+	return ret;
+}
+
+UNIT_TEST(ordered_rounds_hold_what_came_after_they_began)
+{
+	static struct page c0[3], c1[2];
+	struct ring_hold hold[2];
+	int n[2] = { 2, 1 }, i;
+	static const uint64_t want[] = { 100, 200, 300, 310, 400, 500, 600 };
+
+	memset(hold, 0, sizeof(hold));
+	/* CPU 0: a page at 100, then one at 300 with 310 and 500 after it */
+	page_init(&c0[0], 100);
+	put_rec(&c0[0], 0, 1, 0, 1);
+	page_finish(&c0[0], 0, 0);
+	page_init(&c0[1], 300);
+	put_rec(&c0[1], 0, 1, 0, 2);
+	put_rec(&c0[1], 10, 1, 0, 3);
+	put_rec(&c0[1], 190, 1, 0, 4);
+	page_finish(&c0[1], 0, 0);
+	/* CPU 1: 200 and 400 */
+	page_init(&c1[0], 200);
+	put_rec(&c1[0], 0, 1, 1, 1);
+	put_rec(&c1[0], 200, 1, 1, 2);
+	page_finish(&c1[0], 0, 0);
+
+	ngot = 0;
+	CHECK_INT(walk_held((struct page *[]){ c0, c1 }, n, 2, 350, hold), 4);
+	CHECK_INT(hold[0].npages, 1);		/* 500, in CPU 0's second page */
+	CHECK_INT(hold[1].npages, 1);		/* 400 */
+	/* the next round: CPU 0's held page at the head, then a new one */
+	memcpy(&c0[0], &c0[1], sizeof(c0[0]));
+	page_init(&c0[1], 600);
+	put_rec(&c0[1], 0, 1, 0, 5);
+	page_finish(&c0[1], 0, 0);
+	CHECK_INT(walk_held((struct page *[]){ c0, c1 }, n, 2, UINT64_MAX, hold), 3);
+	CHECK_INT(hold[0].npages, 0);
+	CHECK_INT(hold[1].npages, 0);
+	CHECK_INT(ngot, 7);
+	for (i = 0; i < ngot && i < 7; i++)
+		CHECK_INT(got[i].ts, want[i]);
+	CHECK_INT(got[5].seq, 4);		/* 500: the record held mid-page */
 }
 
 UNIT_MAIN()
