@@ -345,6 +345,43 @@ nfs.proc.handle_exception 0 x2" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
 }
 
+@test "tapkit: nfsd.open and nfsd.close see the server open and close a written file; nfs.aop.set_page_dirty its pages" {
+	require_nfs
+	mountpoint -q "$NFS_MNT" || { echo "# no NFS mount"; false; }
+	local m=$NFS_MNT
+	# 5000 bytes are two pages made dirty, then 100 bytes make the first
+	# dirty again (the close wrote them back); the server creates the new
+	# file opened (no nfsd.open), opens it again for the second OPEN
+	# (NFSD_MAY_WRITE, 2), and closes it at each CLOSE, when the last
+	# reference goes
+	run_pid tapkit -c "python3 -c 'import os
+fd = os.open(\"$m/d1\", os.O_CREAT | os.O_WRONLY, 0o644)
+os.write(fd, b\"z\" * 5000)
+os.close(fd)
+fd = os.open(\"$m/d1\", os.O_WRONLY)
+os.write(fd, b\"y\" * 100)
+os.close(fd)
+os.unlink(\"$m/d1\")'" -e 'global pages, rets
+probe nfsd.open { printf("%s %s %d %o\n", name, client_ip, access & 3, type) }
+probe nfsd.open.return { printf("%s %s\n", name, retstr) }
+probe nfsd.close { printf("%s %s\n", name, filename) }
+probe nfs.aop.set_page_dirty { pages[page_index, page_flag != 0]++ }
+probe nfs.aop.set_page_dirty.return { rets[name, retstr]++ }
+probe end {
+	foreach ([i, f] in pages+) printf("nfs.aop.set_page_dirty %d %d x%d\n", i, f, pages[i, f])
+	foreach ([n, r] in rets+) printf("%s %s x%d\n", n, r, rets[n, r])
+}'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	[ "$output" = "nfsd.close d1
+nfsd.open 127.0.0.1 2 100000
+nfsd.open.return 0
+nfsd.close d1
+nfs.aop.set_page_dirty 1 1 x1
+nfs.aop.set_page_dirty 0 1 x2
+nfs.aop.set_page_dirty.return 1 x3" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
 @test "tapkit: nfsd.* and nfs.proc.* of a mount over IPv6: client_ip and server_ip as stap prints them" {
 	require_nfs
 	local m=$BATS_FILE_TMPDIR/nfs/mnt6 a=0000:0000:0000:0000:0000:0000:0000:0001
