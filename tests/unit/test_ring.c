@@ -166,9 +166,10 @@ static void collect(const struct tk_event *ev, void *arg)
 	CHECK(ev->stack == NULL && ev->nstack == 0);
 }
 
-/* Walk @ncpu queues of struct page; returns the count, checks it. */
-static long walk_pages(struct page **q, const int *n, int ncpu, bool ordered,
-		       uint64_t *missed)
+/* Walk @ncpu queues of struct page (with @hold: one round of an ordered
+ * drain, up to @until); returns the count, checks it. */
+static long walk_queues(struct page **q, const int *n, int ncpu, bool ordered,
+			uint64_t until, struct ring_hold *hold, uint64_t *missed)
 {
 	void **pages[8];
 	void *ptrs[8][64];
@@ -181,11 +182,21 @@ static long walk_pages(struct page **q, const int *n, int ncpu, bool ordered,
 			ptrs[c][i] = q[c][i].b;
 		pages[c] = ptrs[c];
 	}
-	ngot = 0;
-	ret = ring_walk((void **const *)pages, n, ncpu, SUBBUF, ordered,
-			missed ? missed : dummy, collect, &calls);
+	if (hold)
+		ret = ring_walk_held((void **const *)pages, n, ncpu, SUBBUF, until,
+				     hold, missed ? missed : dummy, collect, &calls);
+	else
+		ret = ring_walk((void **const *)pages, n, ncpu, SUBBUF, ordered,
+				missed ? missed : dummy, collect, &calls);
 	CHECK_INT(ret, calls);
 	return ret;
+}
+
+static long walk_pages(struct page **q, const int *n, int ncpu, bool ordered,
+		       uint64_t *missed)
+{
+	ngot = 0;
+	return walk_queues(q, n, ncpu, ordered, UINT64_MAX, NULL, missed);
 }
 
 UNIT_TEST(one_page_in_order)
@@ -820,21 +831,7 @@ UNIT_TEST(equal_timestamps_across_cpus)
 static long walk_held(struct page **q, const int *n, int ncpu, uint64_t until,
 		      struct ring_hold *hold)
 {
-	void **pages[8];
-	void *ptrs[8][64];
-	uint64_t missed[8] = { 0 };
-	int calls = 0, c, i;
-	long ret;
-
-	for (c = 0; c < ncpu; c++) {
-		for (i = 0; i < n[c]; i++)
-			ptrs[c][i] = q[c][i].b;
-		pages[c] = ptrs[c];
-	}
-	ret = ring_walk_held((void **const *)pages, n, ncpu, SUBBUF, until, hold,
-			     missed, collect, &calls);
-	CHECK_INT(ret, calls);
-	return ret;
+	return walk_queues(q, n, ncpu, true, until, hold, NULL);
 }
 
 UNIT_TEST(ordered_rounds_hold_what_came_after_they_began)
