@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The task cache's names over time: a rename keeps the name before it, so
- * that records read out of time order (one CPU after another) are named as
- * of their timestamps, whichever of a task's renames is read first.  The
- * thread ids are above any pid_max, so /proc never answers for them.
+ * common/task.c's cache of task names over time: a rename keeps the name
+ * before it, so that records read out of time order (one CPU after
+ * another) are named as of their timestamps, whichever of a task's
+ * renames is read first.  The thread ids are above any pid_max, so /proc
+ * never answers for them.
  */
 #include "common/task.h"
 #include "tests/unit/unit.h"
