@@ -141,8 +141,10 @@ PY
 }
 
 @test "tpoint: lost events are counted exactly and reported" {
-	# a 4 KiB ring and a text line per event cannot keep up with 200000
-	start_held "$SYSLOOP" wait-stdin getppid 200000
+	# a 4 KiB ring and a text line per event cannot keep up with a million
+	# (with 200000 the reader, which reads every CPU to its writer in each
+	# round, sometimes did)
+	start_held "$SYSLOOP" wait-stdin getppid 1000000
 	start_tool tpoint -b 4 -p "$WL_PID" syscalls:sys_enter_getppid
 	release_workload
 	wait_tool
@@ -150,11 +152,11 @@ PY
 	seen=$(grep -c 'sys_enter_getppid:' "$OUT")
 	lost=$(sed -n 's/^tpoint: warning: \([0-9]*\) events lost .*/\1/p' "$ERR")
 	[ -n "$lost" ] && [ "$lost" -gt 0 ] || { show_output; false; }
-	[ $((seen + lost)) -eq 200000 ] || { echo "# seen $seen + lost $lost"; false; }
+	[ $((seen + lost)) -eq 1000000 ] || { echo "# seen $seen + lost $lost"; false; }
 }
 
 @test "tpoint: -j ends with a summary object when events were lost" {
-	start_held "$SYSLOOP" wait-stdin getppid 200000
+	start_held "$SYSLOOP" wait-stdin getppid 1000000
 	start_tool tpoint -j -b 4 -p "$WL_PID" syscalls:sys_enter_getppid
 	release_workload
 	wait_tool
@@ -164,7 +166,7 @@ rows = [json.loads(l) for l in open(sys.argv[1])]
 last = rows[-1]
 assert last["type"] == "summary", last
 events = [r for r in rows if r.get("event") == "sys_enter_getppid"]
-assert last["lost"] > 0 and len(events) + last["lost"] == 200000, (len(events), last)
+assert last["lost"] > 0 and len(events) + last["lost"] == 1000000, (len(events), last)
 assert sum(last["lost_per_cpu"]) == last["lost"]
 PY
 }
