@@ -66,9 +66,10 @@ teardown() {
 }
 
 @test "tcpaccept -p keeps one process's accepts" {
-	held_pair "$BATS_TEST_TMPDIR/held" 4 10 10 server hold
+	read -r p1 p2 <<<"$(free_ports 2)"	# the two listeners on distinct ports
+	TCPWORK_PORT=$p1 held_pair "$BATS_TEST_TMPDIR/held" 4 10 10 server hold
 	start_tool tcpaccept -p "$WL_PID"
-	pair 4 10 10 server
+	TCPWORK_PORT=$p2 pair 4 10 10 server
 	local other=$L
 	release_workload
 	wait_tool

@@ -66,9 +66,10 @@ teardown() {
 }
 
 @test "tcpconnect -p keeps one process's connections" {
-	held_pair "$BATS_TEST_TMPDIR/held" 4 10 10 client hold
+	read -r p1 p2 <<<"$(free_ports 2)"	# the two listeners on distinct ports
+	TCPWORK_PORT=$p1 held_pair "$BATS_TEST_TMPDIR/held" 4 10 10 client hold
 	start_tool tcpconnect -p "$WL_PID"
-	pair 4 10 10 client
+	TCPWORK_PORT=$p2 pair 4 10 10 client
 	local other=$L
 	release_workload
 	wait_tool

@@ -68,9 +68,10 @@ teardown() {
 }
 
 @test "tcplife -p keeps one process's sessions" {
-	held_pair "$BATS_TEST_TMPDIR/held" 4 4096 2048 server hold
+	read -r p1 p2 <<<"$(free_ports 2)"	# the two listeners on distinct ports
+	TCPWORK_PORT=$p1 held_pair "$BATS_TEST_TMPDIR/held" 4 4096 2048 server hold
 	start_tool tcplife -p "$WL_PID" -w
-	pair 4 10 10 server
+	TCPWORK_PORT=$p2 pair 4 10 10 server
 	local other=$L
 	release_workload
 	wait_tool
