@@ -114,6 +114,52 @@ static int expand_pp(struct elab *e, const struct ast_pp *pp, int depth,
 		     struct expansions *out);
 static char *pp_text(const struct ast_pp *pp);
 
+static bool all_optional(const struct ast_alias *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->pps.n; i++)
+		if (!a->pps.v[i]->optional)
+			return false;
+	return a->pps.n > 0;
+}
+
+/*
+ * Alias @a, used by @use as a point that must match, matched nothing, and
+ * each of its points was optional: say why each did not match, as if it had
+ * been required.  -EINVAL.
+ */
+static int alias_mismatch(struct elab *e, const struct ast_alias *a,
+			  const struct ast_pp *name, const struct ast_pp *use,
+			  size_t suffix, int depth)
+{
+	struct expansions none = { 0 };
+	char *t = pp_text(name);
+	size_t i;
+
+	diag_error(e->diag, use->loc, "probe point mismatch: no match for "
+		   "'%s', because none of its points matched:", t);
+	free(t);
+	for (i = 0; i < a->pps.n; i++) {
+		struct ast_pp *p = suffix ? with_suffix(a->pps.v[i], use, suffix)
+					  : ast_pp_clone(a->pps.v[i]);
+
+		p->optional = false;
+		expand_pp(e, p, depth + 1, &none);
+		ast_pp_free(p);
+	}
+	/* a point that did match after all is not used: nothing of it
+	 * reaches the program, which is not made */
+	for (i = 0; i < none.n; i++) {
+		prov_probe_free(none.v[i].pp);
+		ast_stmt_free(none.v[i].head);
+		ast_stmt_free(none.v[i].tail);
+		free(none.v[i].alias);
+	}
+	free(none.v);
+	return -EINVAL;
+}
+
 /*
  * Alias @a reached by its point @name from the script's @use; @suffix is
  * 0, or @name's number of components when @use goes on past them (stap's
@@ -134,6 +180,12 @@ static int expand_alias(struct elab *e, struct ast_alias *a,
 		struct ast_pp *p = suffix ? with_suffix(a->pps.v[i], use, suffix)
 					  : NULL;
 
+		/* an optional use makes each of the alias's points optional */
+		if (use->optional && !a->pps.v[i]->optional) {
+			if (!p)
+				p = ast_pp_clone(a->pps.v[i]);
+			p->optional = true;
+		}
 		if (expand_pp(e, p ? p : a->pps.v[i], depth + 1, &sub) < 0) {
 			/* the error is at the alias's point: name the use
 			 * (a point made with the use's suffix is at it) */
@@ -150,6 +202,9 @@ static int expand_alias(struct elab *e, struct ast_alias *a,
 		if (a->pps.v[i]->sufficient && sub.n > start)
 			break;
 	}
+	if (!sub.n && !err && !use->optional && !e->opts->listing &&
+	    all_optional(a))
+		return alias_mismatch(e, a, name, use, suffix, depth);
 	epi = a->epilogue ? a->body : a->body2;
 	for (j = 0; j < sub.n; j++) {
 		struct expansion *x = &sub.v[j];

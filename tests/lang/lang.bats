@@ -27,6 +27,10 @@ load helpers
 	golden compile_alias_note
 }
 
+@test "compile_alias_optional" {
+	golden compile_alias_optional
+}
+
 @test "alias_wildcard" {
 	golden alias_wildcard
 }
