@@ -280,6 +280,56 @@ static const char *const syscall_twins[] = {
 static int expand_pp(struct elab *e, const struct ast_pp *pp, int depth,
 		     struct expansions *out);
 
+/*
+ * Points of stap's tapsets that no kernel tapkit runs on still has: a
+ * script using one is told why, instead of "no match".  @name is the
+ * point's first components (what follows, e.g. .return, is the same).
+ */
+static const struct {
+	const char *name, *why;
+} retired[] = {		/* a NULL why: the one before it */
+#define SYNC(op, instead) \
+	{ "nfs.proc." op, "the kernel's NFS client no longer makes a " \
+	  "synchronous " instead }, \
+	{ "nfs.proc2." op, NULL }, { "nfs.proc3." op, NULL }, \
+	{ "nfs.proc4." op, NULL }
+	SYNC("read", "READ: nfs.proc.read_setup and nfs.proc.read_done are "
+		     "its requests"),
+	SYNC("write", "WRITE: nfs.proc.write_setup and nfs.proc.write_done are "
+		      "its requests"),
+	SYNC("rename", "RENAME: nfs.proc.rename_setup and "
+		       "nfs.proc.rename_done are its requests"),
+#undef SYNC
+	{ "nfsd.proc2", "the kernel's NFS server is built without NFSv2 since "
+			"Linux 6.2 (CONFIG_NFSD_V2): nfsd.proc3.* and "
+			"nfsd.proc4.* are its procedures" },
+};
+
+/* The reason @pp is retired, or NULL. */
+static const char *retired_why(const struct ast_pp *pp)
+{
+	char name[64];
+	size_t i, k, len = 0;
+
+	for (i = 0; i < sizeof(retired) / sizeof(*retired); i++) {
+		const char *why = retired[i].why;
+
+		for (k = i; !why; k--)
+			why = retired[k].why;
+		for (k = 0, len = 0; k < pp->ncomps && len < sizeof(name); k++) {
+			int n = snprintf(name + len, sizeof(name) - len, "%s%s",
+					 k ? "." : "", pp->comps[k].name);
+
+			if (n < 0 || (size_t)n >= sizeof(name) - len)
+				break;
+			len += n;
+			if (!strcmp(name, retired[i].name) && !pp->comps[k].arg)
+				return why;
+		}
+	}
+	return NULL;
+}
+
 /* A point of a syscall twin family expanded as its syscall.* point; 0 when
  * @pp is not one. */
 static int expand_twin(struct elab *e, const struct ast_pp *pp, int depth,
@@ -403,8 +453,12 @@ again:
 	if (pp->optional || e->opts->listing)
 		return 0;
 	text = pp_text(pp);
-	diag_error(e->diag, pp->loc, "probe point mismatch: no match for '%s'",
-		   text);
+	if (retired_why(pp))
+		diag_error(e->diag, pp->loc, "'%s' is not offered: %s", text,
+			   retired_why(pp));
+	else
+		diag_error(e->diag, pp->loc, "probe point mismatch: no match "
+			   "for '%s'", text);
 	free(text);
 	return -EINVAL;
 done:

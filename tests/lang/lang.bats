@@ -31,6 +31,10 @@ load helpers
 	golden compile_alias_optional
 }
 
+@test "compile_retired" {
+	golden compile_retired
+}
+
 @test "alias_wildcard" {
 	golden alias_wildcard
 }
