@@ -19,7 +19,7 @@ teardown_file() {
 
 setup() {
 	require_root
-	NFS_MNT=$BATS_FILE_TMPDIR/nfs/mnt
+	NFS_MNT=$BATS_FILE_TMPDIR/nfs/mnt NFS_MNT3=$BATS_FILE_TMPDIR/nfs/mnt3
 }
 
 teardown() {
@@ -118,28 +118,28 @@ probe end { foreach (k+ in io) printf("%s x%d\n", k, io[k]) }'
 	# COMMIT's handle is the WRITEs'; a READ and a WRITE of 128 KiB each
 	# (stable 0: UNSTABLE4)
 	local c="127.0.0.1 6 4 0 0"
-	[ "$output" = "nfsd.proc.lookup $c nofil2 6 [$root]
-nfsd.proc.lookup.return 2 2
-nfsd.proc.create $c dir2 4 [$root] 2
-nfsd.proc.create.return 0 0
-nfsd.proc.commit $c 0 0 0 1
-nfsd.proc.commit.return 0 0
-nfsd.proc.lookup $c i 1 [$root]
-nfsd.proc.lookup.return 2 2
-nfsd.proc.rename $c h 1 i 1 [$root] [$root]
-nfsd.proc.rename.return 0 0
-nfsd.proc.remove $c i 1 [$root]
-nfsd.proc.remove.return 0 0
-nfsd.proc.lookup $c dir2 4 [$root]
-nfsd.proc.lookup.return 0 0
-nfsd.proc.remove $c dir2 4 [$root]
-nfsd.proc.remove.return 0 0
-nfsd.proc.read $c 0 131072 131072 bytes x1
-nfsd.proc.read $c 131072 131072 131072 bytes x1
-nfsd.proc.read.return 0 x2
-nfsd.proc.write $c 0 131072 131072 bytes 0 x1
-nfsd.proc.write $c 131072 131072 131072 bytes 0 x1
-nfsd.proc.write.return 0 x2" ] || { show_run; false; }
+	[ "$output" = "nfsd.proc4.lookup $c nofil2 6 [$root]
+nfsd.proc4.lookup.return 2 2
+nfsd.proc4.create $c dir2 4 [$root] 2
+nfsd.proc4.create.return 0 0
+nfsd.proc4.commit $c 0 0 0 1
+nfsd.proc4.commit.return 0 0
+nfsd.proc4.lookup $c i 1 [$root]
+nfsd.proc4.lookup.return 2 2
+nfsd.proc4.rename $c h 1 i 1 [$root] [$root]
+nfsd.proc4.rename.return 0 0
+nfsd.proc4.remove $c i 1 [$root]
+nfsd.proc4.remove.return 0 0
+nfsd.proc4.lookup $c dir2 4 [$root]
+nfsd.proc4.lookup.return 0 0
+nfsd.proc4.remove $c dir2 4 [$root]
+nfsd.proc4.remove.return 0 0
+nfsd.proc4.read $c 0 131072 131072 bytes x1
+nfsd.proc4.read $c 131072 131072 131072 bytes x1
+nfsd.proc4.read.return 0 x2
+nfsd.proc4.write $c 0 131072 131072 bytes 0 x1
+nfsd.proc4.write $c 131072 131072 131072 bytes 0 x1
+nfsd.proc4.write.return 0 x2" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
 }
 
@@ -291,21 +291,21 @@ probe nfs.proc.commit_done { w[sprintf("%s %d", @c, status)]++ }
 probe end { foreach (k+ in w) printf("%s x%d\n", k, w[k]) }'
 	[ "$status" -eq 0 ] || { show_run; false; }
 	local c="127.0.0.1 6 4"
-	[ "$output" = "nfs.proc.lookup $c nofil3 6
-nfs.proc.lookup.return -2
-nfs.proc.read_setup $c 8192 0 8192 bytes
-nfs.proc.read_done $c 5000 5000 5000 bytes
-nfs.proc.remove $c q 1
-nfs.proc.remove.return 0
-nfs.proc.remove $c r 1
-nfs.proc.remove.return 0
-nfs.proc.commit_done $c 0 x1
-nfs.proc.commit_setup $c 0 0 0 bytes x1
-nfs.proc.write_done $c 131072 131072 131072 bytes x2
-nfs.proc.write_done $c 5000 5000 5000 bytes x1
-nfs.proc.write_setup $c 131072 0 131072 bytes 0 x1
-nfs.proc.write_setup $c 131072 131072 131072 bytes 0 x1
-nfs.proc.write_setup $c 5000 0 5000 bytes 2 x1" ] || { show_run; false; }
+	[ "$output" = "nfs.proc4.lookup $c nofil3 6
+nfs.proc4.lookup.return -2
+nfs.proc4.read_setup $c 8192 0 8192 bytes
+nfs.proc4.read_done $c 5000 5000 5000 bytes
+nfs.proc4.remove $c q 1
+nfs.proc4.remove.return 0
+nfs.proc4.remove $c r 1
+nfs.proc4.remove.return 0
+nfs.proc4.commit_done $c 0 x1
+nfs.proc4.commit_setup $c 0 0 0 bytes x1
+nfs.proc4.write_done $c 131072 131072 131072 bytes x2
+nfs.proc4.write_done $c 5000 5000 5000 bytes x1
+nfs.proc4.write_setup $c 131072 0 131072 bytes 0 x1
+nfs.proc4.write_setup $c 131072 131072 131072 bytes 0 x1
+nfs.proc4.write_setup $c 5000 0 5000 bytes 2 x1" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
 }
 
@@ -328,19 +328,19 @@ probe nfs.proc.create { printf("%s %s %d %d %o\n", @c, filename, filelen, flag, 
 probe nfs.proc.open, nfs.proc.release { printf("%s %s %o %d\n", @c, filename, flag, mode & 3) }
 probe nfs.proc.create.return, nfs.proc.open.return, nfs.proc.release.return { printf("%s %s\n", name, retstr) }
 probe nfs.proc.rename_setup { printf("%s %d\n", @c, fh != 0); setup_fh = fh }
-probe nfs.proc.rename_done { printf("%s %d %d\n", @c, status, fh == setup_fh) }
+probe nfs.proc.rename_done { printf("%s %d %d %d\n", @c, status, fh == setup_fh, timestamp != 0) }
 probe nfs.proc.handle_exception { errs[errorcode]++ }
 probe end { foreach (e in errs) printf("%s %d x%d\n", "nfs.proc.handle_exception", e, errs[e]) }'
 	[ "$status" -eq 0 ] || { show_run; false; }
 	local c="127.0.0.1 6 4"
-	[ "$output" = "nfs.proc.create $c c1 2 192 100640
-nfs.proc.create.return 0
+	[ "$output" = "nfs.proc4.create $c c1 2 192 100640
+nfs.proc4.create.return 0
 nfs.proc.open $c c1 100000 1
 nfs.proc.open.return 0
 nfs.proc.release $c c1 100000 1
 nfs.proc.release.return 0
-nfs.proc.rename_setup $c 1
-nfs.proc.rename_done $c 0 1
+nfs.proc4.rename_setup $c 1
+nfs.proc4.rename_done $c 0 1 1
 nfs.proc.handle_exception 0 x2" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
 }
@@ -389,9 +389,171 @@ nfs.aop.set_page_dirty.return 1 x3" ] || { show_run; false; }
 	run_pid tapkit -c "stat $m/nofil6" -e '
 probe nfsd.lookup { printf("%s %s %s\n", name, filename, client_ip) }
 probe nfs.proc.lookup { printf("%s %s %s %d %d\n", name, filename, server_ip, prot, version) }'
-	[ "$(grep -v '^stat: ' <<<"$output")" = "nfs.proc.lookup nofil6 $a 6 4
+	[ "$(grep -v '^stat: ' <<<"$output")" = "nfs.proc4.lookup nofil6 $a 6 4
 nfsd.lookup nofil6 $a" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
+}
+
+# nfs3_work FILE: a python script in FILE, run as "FILE DIR N": over NFSv3,
+# look up a missing name, create "eN" (O_EXCL) and "fN", write 256 KiB to
+# fN with fsync, rename it to gN, read it back with the caches dropped, and
+# remove both
+nfs3_work() {
+	cat >"$1" <<'PY'
+import os, sys
+d, n = sys.argv[1], sys.argv[2]
+try:
+    os.stat("%s/nofile%s" % (d, n))
+except FileNotFoundError:
+    pass
+os.close(os.open("%s/e%s" % (d, n), os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o640))
+fd = os.open("%s/f%s" % (d, n), os.O_CREAT | os.O_WRONLY, 0o640)
+os.write(fd, b"x" * 262144)
+os.fsync(fd)
+os.close(fd)
+os.rename("%s/f%s" % (d, n), "%s/g%s" % (d, n))
+with open("/proc/sys/vm/drop_caches", "w") as f:
+    f.write("3")
+with open("%s/g%s" % (d, n), "rb") as f:
+    f.read()
+os.unlink("%s/g%s" % (d, n))
+os.unlink("%s/e%s" % (d, n))
+PY
+}
+
+@test "tapkit: nfsd.proc.* and nfsd.createv3 see an NFSv3 client's lookup, creates, writes, commit, rename, reads and removes" {
+	require_nfs
+	mountpoint -q "$NFS_MNT3" || { echo "# no NFSv3 mount"; false; }
+	local root="8: 00010001 00000000 00000000 00000000 00000000 00000000"
+	nfs3_work "$BATS_TEST_TMPDIR/w.py"
+	run_pid tapkit -c "python3 $BATS_TEST_TMPDIR/w.py $NFS_MNT3 1" -e 'global io, wfh
+@define c %( sprintf("%s %s %d %d %d %d", name, client_ip, proto, version, uid, gid) %)
+probe nfsd.proc.lookup, nfsd.proc.remove { printf("%s %s %d [%s]\n", @c, filename, filelen, fh) }
+probe nfsd.proc.create { printf("%s %s %d [%s]\n", @c, filename, filelen, fh) }
+probe nfsd.createv3 { printf("%s %s %d [%s] %d %d %o\n", @c, filename, filelen, fh, createmode, iap_valid, iap_mode) }
+probe nfsd.proc.rename { printf("%s %s %d %s %d [%s] [%s]\n", @c, filename, filelen, tname, tlen, fh, tfh) }
+probe nfsd.proc.commit { printf("%s %d %d %d %d\n", @c, count, size, offset, fh == wfh) }
+probe nfsd.proc.read { io[sprintf("%s %d %d %d %s", @c, offset, count, size, units)]++ }
+probe nfsd.proc.write { io[sprintf("%s %d %d %d %s %d", @c, offset, count, size, units, stable)]++; wfh = fh }
+probe nfsd.proc.lookup.return, nfsd.proc.create.return, nfsd.createv3.return, nfsd.proc.remove.return,
+      nfsd.proc.rename.return, nfsd.proc.commit.return { printf("%s %d %s\n", name, status, retstr) }
+probe nfsd.proc.read.return, nfsd.proc.write.return { io[sprintf("%s %d", name, status)]++ }
+probe end { foreach (k+ in io) printf("%s x%d\n", k, io[k]) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	# NFS3ERR_NOENT is 2; an O_EXCL create is EXCLUSIVE (2), its
+	# attributes set apart; the other UNCHECKED (0) with the mode
+	# (ATTR_MODE, 1); the COMMIT is of the whole file (count 0), with the
+	# WRITEs' handle; READs and WRITEs of 128 KiB (stable 0: UNSTABLE)
+	local c="127.0.0.1 6 3 0 0"
+	[ "$output" = "nfsd.proc3.lookup $c nofile1 7 [$root]
+nfsd.proc3.lookup.return 2 2
+nfsd.createv3 $c e1 2 [$root] 2 0 0
+nfsd.proc3.create $c e1 2 [$root]
+nfsd.createv3.return 0 0
+nfsd.proc3.create.return 0 0
+nfsd.proc3.lookup $c f1 2 [$root]
+nfsd.proc3.lookup.return 2 2
+nfsd.createv3 $c f1 2 [$root] 0 1 640
+nfsd.proc3.create $c f1 2 [$root]
+nfsd.createv3.return 0 0
+nfsd.proc3.create.return 0 0
+nfsd.proc3.commit $c 0 0 0 1
+nfsd.proc3.commit.return 0 0
+nfsd.proc3.rename $c f1 2 g1 2 [$root] [$root]
+nfsd.proc3.rename.return 0 0
+nfsd.proc3.lookup $c g1 2 [$root]
+nfsd.proc3.lookup.return 0 0
+nfsd.proc3.remove $c g1 2 [$root]
+nfsd.proc3.remove.return 0 0
+nfsd.proc3.lookup $c e1 2 [$root]
+nfsd.proc3.lookup.return 0 0
+nfsd.proc3.remove $c e1 2 [$root]
+nfsd.proc3.remove.return 0 0
+nfsd.proc3.read $c 0 131072 131072 bytes x1
+nfsd.proc3.read $c 131072 131072 131072 bytes x1
+nfsd.proc3.read.return 0 x2
+nfsd.proc3.write $c 0 131072 131072 bytes 0 x1
+nfsd.proc3.write $c 131072 131072 131072 bytes 0 x1
+nfsd.proc3.write.return 0 x2" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit: nfs.proc.* see the client's NFSv3 requests: lookups, creates, writes, a commit, a rename, reads and removes" {
+	require_nfs
+	mountpoint -q "$NFS_MNT3" || { echo "# no NFSv3 mount"; false; }
+	nfs3_work "$BATS_TEST_TMPDIR/w.py"
+	run_pid tapkit -c "python3 $BATS_TEST_TMPDIR/w.py $NFS_MNT3 2" -e 'global w
+@define c %( sprintf("%s %s %d %d", name, server_ip, prot, version) %)
+probe nfs.proc.lookup, nfs.proc.remove { printf("%s %s %d\n", @c, filename, name_len) }
+probe nfs.proc.create { printf("%s %s %d %d %o\n", @c, filename, filelen, flag, mode) }
+probe nfs.proc.lookup.return, nfs.proc.remove.return, nfs.proc.create.return { printf("%s %s\n", name, retstr) }
+probe nfs.proc.rename_setup { printf("%s %d\n", @c, fh != 0) }
+probe nfs.proc.rename_done { printf("%s %d %d\n", @c, status, timestamp) }
+probe nfs.proc.read_setup { w[sprintf("%s %d %d %d %s", @c, count, offset, size, units)]++ }
+probe nfs.proc.read_done { w[sprintf("%s %d %d %d %s", @c, status, count, size, units)]++ }
+probe nfs.proc.write_setup { w[sprintf("%s %d %d %d %s %d", @c, count, offset, size, units, how)]++ }
+probe nfs.proc.commit_setup { w[sprintf("%s %d %d %d %s", @c, count, offset, size, units)]++ }
+probe nfs.proc.write_done { w[sprintf("%s %d %d %d %s", @c, status, count, size, units)]++ }
+probe nfs.proc.commit_done { w[sprintf("%s %d", @c, status)]++ }
+probe end { foreach (k+ in w) printf("%s x%d\n", k, w[k]) }'
+	[ "$status" -eq 0 ] || { show_run; false; }
+	# an O_EXCL create's flags are O_CREAT|O_EXCL (192), the other's
+	# O_CREAT (64); NFSv3 has no lease: the rename's timestamp is 0
+	local c="127.0.0.1 6 3"
+	[ "$output" = "nfs.proc3.lookup $c nofile2 7
+nfs.proc3.lookup.return -2
+nfs.proc3.create $c e2 2 192 100640
+nfs.proc3.create.return 0
+nfs.proc3.lookup $c f2 2
+nfs.proc3.lookup.return -2
+nfs.proc3.create $c f2 2 64 100640
+nfs.proc3.create.return 0
+nfs.proc3.rename_setup $c 1
+nfs.proc3.rename_done $c 0 0
+nfs.proc3.lookup $c g2 2
+nfs.proc3.lookup.return 0
+nfs.proc3.remove $c g2 2
+nfs.proc3.remove.return 0
+nfs.proc3.lookup $c e2 2
+nfs.proc3.lookup.return 0
+nfs.proc3.remove $c e2 2
+nfs.proc3.remove.return 0
+nfs.proc3.commit_done $c 0 x1
+nfs.proc3.commit_setup $c 0 0 0 bytes x1
+nfs.proc3.read_done $c 131072 131072 131072 bytes x2
+nfs.proc3.read_setup $c 131072 0 131072 bytes x1
+nfs.proc3.read_setup $c 131072 131072 131072 bytes x1
+nfs.proc3.write_done $c 131072 131072 131072 bytes x2
+nfs.proc3.write_setup $c 131072 0 131072 bytes 0 x1
+nfs.proc3.write_setup $c 131072 131072 131072 bytes 0 x1" ] || { show_run; false; }
+	assert_clean "$RUN_PID"
+}
+
+@test "tapkit: nfs.proc2.* resolve every variable in the nfsv2 module's BTF (the kernel's server has no NFSv2 to mount)" {
+	require_nfs
+	[ -e /sys/module/nfsv2/initstate ] || skip "requires: the nfsv2 module"
+	run --separate-stderr tapkit -p2 -e 'probe nfs.proc2.lookup, nfs.proc2.remove { printf("%s %s %d %d %s %d\n", name, server_ip, prot, version, filename, name_len) }
+probe nfs.proc2.create { printf("%s %d %d %o\n", filename, filelen, flag, mode) }
+probe nfs.proc2.read_setup, nfs.proc2.write_setup { printf("%d %d %d %s\n", count, offset, size, units) }
+probe nfs.proc2.write_setup { printf("%d\n", how) }
+probe nfs.proc2.read_done, nfs.proc2.write_done { printf("%d %d %d %s\n", status, count, size, units) }
+probe nfs.proc2.rename_setup { printf("%d\n", fh) }
+probe nfs.proc2.rename_done { printf("%d %d %d\n", fh, status, timestamp) }
+probe nfs.proc2.lookup.return, nfs.proc2.remove.return, nfs.proc2.create.return { println(retstr) }'
+	[ "$status" -eq 0 ] && [ -z "$stderr" ] || { show_run; false; }
+	local f
+	for f in nfs_proc_lookup nfs_proc_remove nfs_proc_create nfs_proc_read_setup nfs_proc_write_setup \
+		nfs_read_done nfs_write_done nfs_proc_rename_setup nfs_proc_rename_done; do
+		grep -qxF "  # mechanism: kprobe at nfsv2:$f from our tracefs instance" <<<"$output" ||
+			{ show_run; false; }
+	done
+	for f in nfs_proc_lookup nfs_proc_remove nfs_proc_create; do
+		grep -qxF "  # mechanism: kretprobe at nfsv2:$f from our tracefs instance" <<<"$output" ||
+			{ show_run; false; }
+	done
+	# each variable the handlers read is a local of its probe
+	[ "$(sed -n '/^# probes/,$p' <<<"$output" | grep -c '^  [a-z_]*:')" -eq $((2 * 6 + 4 + 2 * 4 + 1 + 2 * 4 + 1 + 3 + 3)) ] ||
+		{ show_run; false; }
 }
 
 @test "tapkit: nfs.aop.readpage, writepage and release_page resolve every variable in the nfs module's BTF" {
@@ -416,6 +578,20 @@ probe nfs.aop.readpage.return, nfs.aop.writepage.return, nfs.aop.release_page.re
 	[ "$status" -eq 1 ]
 	[[ "$stderr" == *"error: module 'tapkit_nosuch' is not loaded (no /sys/module/tapkit_nosuch/initstate): module(\"tapkit_nosuch\").function(\"f\") needs it"* ]] ||
 		{ show_run; false; }
+	# where the kernel has no NFS client loaded, nfs.proc.* (each
+	# version's request, where its module is) names each module
+	if [ ! -e /sys/module/nfsv2/initstate ] && [ ! -e /sys/module/nfsv3/initstate ] &&
+		[ ! -e /sys/module/nfsv4/initstate ]; then
+		run --separate-stderr tapkit -e 'probe nfs.proc.lookup { println(filename) }'
+		[ "$status" -eq 1 ]
+		[[ "$stderr" == *"error: probe point mismatch: no match for 'nfs.proc.lookup', because none of its points matched:"* ]] ||
+			{ show_run; false; }
+		local v
+		for v in 2 3 4; do
+			[[ "$stderr" == *"error: module 'nfsv$v' is not loaded (no /sys/module/nfsv$v/initstate)"* ]] ||
+				{ show_run; false; }
+		done
+	fi
 	# where the kernel has no NFS server loaded, nfsd.* says so
 	[ -e /sys/module/nfsd/initstate ] && return 0
 	run --separate-stderr tapkit -e 'probe nfsd.read { println(count) }'
