@@ -425,13 +425,21 @@ static long walk(void **const *pages, const int *npages, int ncpu, int subbuf_si
 		cursor_start(&cur[i], hold ? &hold[i] : NULL);
 	}
 	if (ordered) {
+		/* @until in the ring's clock (it is the records' time once
+		 * their offset is added) */
+		uint64_t last = until == UINT64_MAX ? UINT64_MAX :
+				until - (uint64_t)o->ts_offset;
+
+		if (until != UINT64_MAX && o->ts_offset > 0 &&
+		    until < (uint64_t)o->ts_offset)
+			last = 0;
 		for (;;) {
 			struct cursor *best = NULL;
 
 			for (i = 0; i < ncpu; i++)
 				if (cur[i].rec && (!best || cur[i].pg.ts < best->pg.ts))
 					best = &cur[i];
-			if (!best || best->pg.ts + (uint64_t)o->ts_offset > until)
+			if (!best || best->pg.ts > last)
 				break;
 			n += deliver(best, fn, arg);
 			cursor_next(best);
@@ -682,6 +690,23 @@ static bool any_held(const struct ring *r)
 	return false;
 }
 
+/* Walk the queues of scratch_pages/scratch_n (from their holds when
+ * @ordered) and count what each CPU missed. */
+static long walk_queues(struct ring *r, bool ordered, uint64_t until,
+			tk_event_fn fn, void *arg)
+{
+	long n;
+	int i;
+
+	memset(r->scratch_missed, 0, r->ncpu * sizeof(*r->scratch_missed));
+	n = walk(r->scratch_pages, r->scratch_n, r->ncpu, r->subbuf_size,
+		 ordered, until, ordered ? r->holds : NULL, r->scratch_missed,
+		 &r->wo, fn, arg);
+	for (i = 0; n >= 0 && i < r->ncpu; i++)
+		r->cpus[i].missed += r->scratch_missed[i];
+	return n;
+}
+
 /*
  * An ordered drain merges what each round read.  The CPUs are read one
  * after the other, so a record that one CPU wrote after the round began
@@ -731,7 +756,6 @@ long ring_drain(struct ring *r, bool ordered, tk_event_fn fn, void *arg)
 				r->busiest = pages[i];
 			r->scratch_pages[i] = rc->pages;
 			r->scratch_n[i] = r->holds[i].npages + got;
-			r->scratch_missed[i] = 0;
 			busy += got > 0;
 		}
 		first = false;
@@ -750,16 +774,12 @@ long ring_drain(struct ring *r, bool ordered, tk_event_fn fn, void *arg)
 		}
 		/* (a drain that is not held, the last one, still starts
 		 * where an ordered one that failed stopped) */
-		n = walk(r->scratch_pages, r->scratch_n, r->ncpu, r->subbuf_size,
-			 ordered, until, ordered ? r->holds : NULL,
-			 r->scratch_missed, &r->wo, fn, arg);
+		n = walk_queues(r, ordered, until, fn, arg);
 		if (n < 0)
 			return n;
 		total += n;
 		if (ordered)
 			keep_held(r);
-		for (i = 0; i < r->ncpu; i++)
-			r->cpus[i].missed += r->scratch_missed[i];
 		if (!busy)
 			break;		/* nothing new: the held ones went */
 		/*
@@ -780,16 +800,11 @@ long ring_drain(struct ring *r, bool ordered, tk_event_fn fn, void *arg)
 		for (i = 0; i < r->ncpu; i++) {
 			r->scratch_pages[i] = r->cpus[i].pages;
 			r->scratch_n[i] = r->holds[i].npages;
-			r->scratch_missed[i] = 0;
 		}
-		n = walk(r->scratch_pages, r->scratch_n, r->ncpu, r->subbuf_size,
-			 true, UINT64_MAX, r->holds, r->scratch_missed, &r->wo,
-			 fn, arg);
+		n = walk_queues(r, true, UINT64_MAX, fn, arg);
 		if (n < 0)
 			return n;
 		total += n;
-		for (i = 0; i < r->ncpu; i++)
-			r->cpus[i].missed += r->scratch_missed[i];
 	}
 	return total;
 }
