@@ -94,6 +94,23 @@ dispatch.return 1 1" ] || { show_run; false; }
 	assert_clean "$RUN_PID"
 }
 
+# nfsd_proc_script CREATE [RETURN,]: the nfsd.proc.* tests' script, each
+# request's variables, READs and WRITEs counted; CREATE is what a create
+# prints, RETURN another .return to print with the others
+nfsd_proc_script() {
+	printf '%s\n' 'global io, wfh
+@define c %( sprintf("%s %s %d %d %d %d", name, client_ip, proto, version, uid, gid) %)
+probe nfsd.proc.lookup, nfsd.proc.remove { printf("%s %s %d [%s]\n", @c, filename, filelen, fh) }' "$1" \
+		'probe nfsd.proc.rename { printf("%s %s %d %s %d [%s] [%s]\n", @c, filename, filelen, tname, tlen, fh, tfh) }
+probe nfsd.proc.commit { printf("%s %d %d %d %d\n", @c, count, size, offset, fh == wfh) }
+probe nfsd.proc.read { io[sprintf("%s %d %d %d %s", @c, offset, count, size, units)]++ }
+probe nfsd.proc.write { io[sprintf("%s %d %d %d %s %d", @c, offset, count, size, units, stable)]++; wfh = fh }
+probe nfsd.proc.lookup.return, nfsd.proc.create.return, '"$2"' nfsd.proc.remove.return,
+      nfsd.proc.rename.return, nfsd.proc.commit.return { printf("%s %d %s\n", name, status, retstr) }
+probe nfsd.proc.read.return, nfsd.proc.write.return { io[sprintf("%s %d", name, status)]++ }
+probe end { foreach (k+ in io) printf("%s x%d\n", k, io[k]) }'
+}
+
 @test "tapkit: nfsd.proc.* see the same client's NFSv4 operations, with the request's credential" {
 	require_nfs
 	mountpoint -q "$NFS_MNT" || { echo "# no NFS mount"; false; }
@@ -101,18 +118,7 @@ dispatch.return 1 1" ] || { show_run; false; }
 	# the nfsd.* test's workload under names of the same lengths that the
 	# client has not seen (it keeps the names it removed as negative
 	# entries); the lookups of an open are OPEN's, no LOOKUP
-	run_pid tapkit -c "sh -c 'stat $m/nofil2 2>/dev/null; mkdir $m/dir2; dd if=/dev/zero of=$m/h bs=64k count=4 conv=fsync status=none; mv $m/h $m/i; echo 3 > /proc/sys/vm/drop_caches; cat $m/i > /dev/null; rm $m/i; rmdir $m/dir2'" -e 'global io, wfh
-@define c %( sprintf("%s %s %d %d %d %d", name, client_ip, proto, version, uid, gid) %)
-probe nfsd.proc.lookup, nfsd.proc.remove { printf("%s %s %d [%s]\n", @c, filename, filelen, fh) }
-probe nfsd.proc.create { printf("%s %s %d [%s] %d\n", @c, filename, filelen, fh, type) }
-probe nfsd.proc.rename { printf("%s %s %d %s %d [%s] [%s]\n", @c, filename, filelen, tname, tlen, fh, tfh) }
-probe nfsd.proc.commit { printf("%s %d %d %d %d\n", @c, count, size, offset, fh == wfh) }
-probe nfsd.proc.read { io[sprintf("%s %d %d %d %s", @c, offset, count, size, units)]++ }
-probe nfsd.proc.write { io[sprintf("%s %d %d %d %s %d", @c, offset, count, size, units, stable)]++; wfh = fh }
-probe nfsd.proc.lookup.return, nfsd.proc.create.return, nfsd.proc.remove.return, nfsd.proc.rename.return,
-      nfsd.proc.commit.return { printf("%s %d %s\n", name, status, retstr) }
-probe nfsd.proc.read.return, nfsd.proc.write.return { io[sprintf("%s %d", name, status)]++ }
-probe end { foreach (k+ in io) printf("%s x%d\n", k, io[k]) }'
+	run_pid tapkit -c "sh -c 'stat $m/nofil2 2>/dev/null; mkdir $m/dir2; dd if=/dev/zero of=$m/h bs=64k count=4 conv=fsync status=none; mv $m/h $m/i; echo 3 > /proc/sys/vm/drop_caches; cat $m/i > /dev/null; rm $m/i; rmdir $m/dir2'" -e "$(nfsd_proc_script 'probe nfsd.proc.create { printf("%s %s %d [%s] %d\n", @c, filename, filelen, fh, type) }')"
 	[ "$status" -eq 0 ] || { show_run; false; }
 	# root's request (uid and gid 0) over TCP (6); NF4DIR is 2; the
 	# COMMIT's handle is the WRITEs'; a READ and a WRITE of 128 KiB each
@@ -426,19 +432,9 @@ PY
 	mountpoint -q "$NFS_MNT3" || { echo "# no NFSv3 mount"; false; }
 	local root="8: 00010001 00000000 00000000 00000000 00000000 00000000"
 	nfs3_work "$BATS_TEST_TMPDIR/w.py"
-	run_pid tapkit -c "python3 $BATS_TEST_TMPDIR/w.py $NFS_MNT3 1" -e 'global io, wfh
-@define c %( sprintf("%s %s %d %d %d %d", name, client_ip, proto, version, uid, gid) %)
-probe nfsd.proc.lookup, nfsd.proc.remove { printf("%s %s %d [%s]\n", @c, filename, filelen, fh) }
-probe nfsd.proc.create { printf("%s %s %d [%s]\n", @c, filename, filelen, fh) }
-probe nfsd.createv3 { printf("%s %s %d [%s] %d %d %o\n", @c, filename, filelen, fh, createmode, iap_valid, iap_mode) }
-probe nfsd.proc.rename { printf("%s %s %d %s %d [%s] [%s]\n", @c, filename, filelen, tname, tlen, fh, tfh) }
-probe nfsd.proc.commit { printf("%s %d %d %d %d\n", @c, count, size, offset, fh == wfh) }
-probe nfsd.proc.read { io[sprintf("%s %d %d %d %s", @c, offset, count, size, units)]++ }
-probe nfsd.proc.write { io[sprintf("%s %d %d %d %s %d", @c, offset, count, size, units, stable)]++; wfh = fh }
-probe nfsd.proc.lookup.return, nfsd.proc.create.return, nfsd.createv3.return, nfsd.proc.remove.return,
-      nfsd.proc.rename.return, nfsd.proc.commit.return { printf("%s %d %s\n", name, status, retstr) }
-probe nfsd.proc.read.return, nfsd.proc.write.return { io[sprintf("%s %d", name, status)]++ }
-probe end { foreach (k+ in io) printf("%s x%d\n", k, io[k]) }'
+	run_pid tapkit -c "python3 $BATS_TEST_TMPDIR/w.py $NFS_MNT3 1" -e "$(nfsd_proc_script 'probe nfsd.proc.create { printf("%s %s %d [%s]\n", @c, filename, filelen, fh) }
+probe nfsd.createv3 { printf("%s %s %d [%s] %d %d %o\n", @c, filename, filelen, fh, createmode, iap_valid, iap_mode) }' \
+		nfsd.createv3.return,)"
 	[ "$status" -eq 0 ] || { show_run; false; }
 	# NFS3ERR_NOENT is 2; an O_EXCL create is EXCLUSIVE (2), its
 	# attributes set apart; the other UNCHECKED (0) with the mode
