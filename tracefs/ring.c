@@ -462,6 +462,14 @@ long ring_walk(void **const *pages, const int *npages, int ncpu,
 		    missed, &(struct walk_opts){ 0 }, fn, arg);
 }
 
+long ring_walk_opts(void **const *pages, const int *npages, int ncpu,
+		    int subbuf_size, bool ordered, const struct walk_opts *o,
+		    uint64_t *missed, tk_event_fn fn, void *arg)
+{
+	return walk(pages, npages, ncpu, subbuf_size, ordered, UINT64_MAX, NULL,
+		    missed, o, fn, arg);
+}
+
 long ring_walk_held(void **const *pages, const int *npages, int ncpu,
 		    int subbuf_size, uint64_t until, struct ring_hold *hold,
 		    uint64_t *missed, tk_event_fn fn, void *arg)

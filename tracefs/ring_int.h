@@ -99,6 +99,12 @@ long ring_walk_held(void **const *pages, const int *npages, int ncpu,
 		    int subbuf_size, uint64_t until, struct ring_hold *hold,
 		    uint64_t *missed, tk_event_fn fn, void *arg);
 
+/* ring_walk() with a drain's options @o (unit tests: the records of a
+ * thread skipped, the timestamps offset). */
+long ring_walk_opts(void **const *pages, const int *npages, int ncpu,
+		    int subbuf_size, bool ordered, const struct walk_opts *o,
+		    uint64_t *missed, tk_event_fn fn, void *arg);
+
 /* Splice the full pages of @rc into its pipes, as many as they have room
  * for; @rc->lock held. */
 void ring_set_aside(struct ring *r, struct ring_cpu *rc);

@@ -875,4 +875,52 @@ UNIT_TEST(ordered_rounds_hold_what_came_after_they_began)
 	CHECK_INT(got[5].seq, 4);		/* 500: the record held mid-page */
 }
 
+/*
+ * A drain skips our own thread's records, but not one made in an
+ * interrupt that came while it ran: that names the task it interrupted
+ * (a block request completed on our CPU).  The offset is added to each
+ * timestamp.
+ */
+UNIT_TEST(own_records_skipped_but_not_interrupts)
+{
+	static struct page p[1];
+	void *ptrs[1] = { p[0].b };
+	int n[1] = { 1 }, calls = 0;
+	uint64_t missed[1] = { 0 };
+	struct walk_opts o = { .ts_offset = 5, .skip = true, .skip_pid = 42,
+			       .skip_tid = 43 };
+	static const struct rec recs[] = {
+		{ 7, 0x00, 0, 42, 1 },	/* ours: skipped */
+		{ 7, 0x08, 0, 42, 2 },	/* a hard interrupt's */
+		{ 7, 0x10, 0, 42, 3 },	/* a softirq's */
+		{ 7, 0x40, 0, 42, 4 },	/* an NMI's */
+		{ 7, 0x01, 0, 42, 5 },	/* irqs off, still ours: skipped */
+		{ 7, 0x00, 0, 43, 6 },	/* the keeper's: skipped */
+		{ 7, 0x00, 0, 44, 7 },	/* another task's */
+	};
+	size_t i;
+
+	page_init(&p[0], 1000);
+	for (i = 0; i < sizeof(recs) / sizeof(*recs); i++)
+		put_event(&p[0], 1, &recs[i], sizeof(recs[i]));
+	page_finish(&p[0], 0, 0);
+
+	ngot = 0;
+	CHECK_INT(ring_walk_opts((void **const *)(void **[]){ ptrs }, n, 1,
+				 SUBBUF, true, &o, missed, collect, &calls), 4);
+	CHECK_INT(calls, 4);
+	CHECK_INT(got[0].seq, 2);
+	CHECK_INT(got[1].seq, 3);
+	CHECK_INT(got[2].seq, 4);
+	CHECK_INT(got[3].seq, 7);
+	CHECK_INT(got[0].ts, 1000 + 2 + 5);
+	CHECK_INT(got[3].pid, 44);
+
+	/* without skip everything comes */
+	o.skip = false;
+	ngot = calls = 0;
+	CHECK_INT(ring_walk_opts((void **const *)(void **[]){ ptrs }, n, 1,
+				 SUBBUF, false, &o, missed, collect, &calls), 7);
+}
+
 UNIT_MAIN()
