@@ -114,6 +114,17 @@ static int expand_pp(struct elab *e, const struct ast_pp *pp, int depth,
 		     struct expansions *out);
 static char *pp_text(const struct ast_pp *pp);
 
+/* Does @pp name its components with wildcards (`syscall.*`)? */
+static bool pp_wild(const struct ast_pp *pp)
+{
+	size_t i;
+
+	for (i = 0; i < pp->ncomps; i++)
+		if (strpbrk(pp->comps[i].name, "*?["))
+			return true;
+	return false;
+}
+
 static bool all_optional(const struct ast_alias *a)
 {
 	size_t i;
@@ -202,8 +213,10 @@ static int expand_alias(struct elab *e, struct ast_alias *a,
 		if (a->pps.v[i]->sufficient && sub.n > start)
 			break;
 	}
-	if (!sub.n && !err && !use->optional && !e->opts->listing &&
-	    all_optional(a))
+	/* (a wildcard's aliases that match nothing are no error: the
+	 * wildcard as a whole must match something) */
+	if (!sub.n && !err && !use->optional && !pp_wild(use) &&
+	    !e->opts->listing && all_optional(a))
 		return alias_mismatch(e, a, name, use, suffix, depth);
 	epi = a->epilogue ? a->body : a->body2;
 	for (j = 0; j < sub.n; j++) {
