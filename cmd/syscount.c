@@ -387,6 +387,10 @@ static int setup_counters(struct syscount *sc)
 	int i, n, err = 0;
 
 	n = format_system_events("syscalls", prefix, &events);
+	if (n < 0 && n != -ENOENT) {
+		pr_err("cannot list the syscalls tracepoints: %s", strerror(-n));
+		return -1;
+	}
 	if (n <= 0) {
 		pr_err("no syscalls tracepoints in this kernel (CONFIG_FTRACE_SYSCALLS)");
 		return -1;
@@ -509,6 +513,7 @@ static int list_syscalls(struct tool *t)
 	if (n <= 0) {
 		pr_err("cannot list syscalls tracepoints: %s",
 		       n == -EACCES || geteuid() ? "tracing needs root" :
+		       n < 0 && n != -ENOENT ? strerror(-n) :
 		       "no syscalls tracepoints");
 		return TK_EXIT_RUNTIME;
 	}

@@ -64,7 +64,7 @@ static int trace_expand(const struct prov_env *env, const struct ast_pp *pp,
 	struct tpoint_list l = { 0 };
 	char *spec, *colon;
 	size_t i;
-	int n;
+	int n, err;
 
 	if (pp->ncomps != 2 || !prov_comp_is(pp, 0, "kernel") ||
 	    !prov_comp_is(pp, 1, "trace"))
@@ -88,10 +88,15 @@ static int trace_expand(const struct prov_env *env, const struct ast_pp *pp,
 	for (i = 0; i < l.n; i++)
 		add_probe(out, l.v[i].sys, l.v[i].name);
 	tpoints_release(&l);
+	err = n < 0 ? n : 0;
 	if (n < 0)			/* unreadable: said below if it matters */
 		n = 0;
 	if (!n && !env->listing && !pp->optional) {
-		if (tracing_access("events", R_OK) && geteuid())
+		if (err == -EMFILE || err == -ENFILE || err == -ENOMEM)
+			diag_error(env->diag, pp->loc,
+				   "cannot read the tracepoints of this kernel: %s",
+				   strerror(-err));
+		else if (tracing_access("events", R_OK) && geteuid())
 			diag_error(env->diag, pp->loc,
 				   "cannot read the tracepoints of this kernel: %s (tracing needs root)",
 				   strerror(EACCES));

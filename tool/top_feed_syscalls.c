@@ -220,6 +220,9 @@ static int count_setup(struct top_feed *f)
 
 	f->priv = cf;
 	n = format_system_events("syscalls", "sys_enter_", &events);
+	if (n < 0 && n != -ENOENT)
+		return errmsg(f->err, sizeof(f->err), n,
+			      "cannot list the syscalls tracepoints: %s", strerror(-n));
 	if (n <= 0)
 		return errmsg(f->err, sizeof(f->err), n < 0 ? n : -ENOENT,
 			      "no syscalls tracepoints in this kernel (CONFIG_FTRACE_SYSCALLS)");

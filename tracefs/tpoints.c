@@ -125,6 +125,17 @@ static int cmp_tpoint(const void *a, const void *b)
 	return c ? c : strcmp(x->name, y->name);
 }
 
+/* -errno of a failed look at the events directory: no privilege, out of
+ * descriptors or memory, else no tracing directory (-ENODEV) */
+static int dir_error(int err)
+{
+	if (err == EACCES || err == EPERM)
+		return -EACCES;
+	if (err == EMFILE || err == ENFILE || err == ENOMEM)
+		return -err;
+	return -ENODEV;
+}
+
 /*
  * The events/ directory of the tracing root, opened once: the language
  * looks up each of stap's 360 syscall probes by name, and two directory
@@ -141,13 +152,13 @@ static int events_dir(void)
 		return events;
 	top = tracing_dir();
 	if (!top)
-		return errno == EACCES || errno == EPERM ? -EACCES : -ENODEV;
+		return dir_error(errno);
 	fd = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
-		return errno == EACCES || errno == EPERM ? -EACCES : -ENODEV;
+		return dir_error(errno);
 	e = openat(fd, "events", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (e < 0)
-		e = errno == EACCES || errno == EPERM ? -EACCES : -ENODEV;
+		e = dir_error(errno);
 	close(fd);
 	if (e >= 0)
 		events = e;

@@ -6,6 +6,7 @@
  * and so that no other file spells the mount point.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -20,6 +21,24 @@
 
 static char *root;
 
+/*
+ * Why libtracefs found no tracing directory, when its errno does not say:
+ * out of descriptors or memory (it could not read the mount table), else
+ * the kernel has none.
+ */
+static int not_found(int err)
+{
+	int fd;
+
+	if (err == EMFILE || err == ENFILE || err == ENOMEM)
+		return err;
+	fd = open("/proc/self/mounts", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? ENODEV : errno;
+	close(fd);
+	return ENODEV;
+}
+
 const char *tracing_dir(void)
 {
 	const char *d;
@@ -29,8 +48,7 @@ const char *tracing_dir(void)
 	errno = 0;
 	d = tracefs_tracing_dir();
 	if (!d) {
-		if (!errno)
-			errno = ENODEV;
+		errno = not_found(errno);
 		return NULL;
 	}
 	root = xstrdup(d);
@@ -65,8 +83,9 @@ int tracing_mount(const char **dir)
 
 	if (geteuid() != 0 && tracing_access("events", W_OK) != 0)
 		return -EACCES;
+	errno = 0;
 	if (tracefs_tracing_dir_is_mounted(true, &d) < 0 || !d)
-		return -ENODEV;
+		return -not_found(errno);
 	if (access(d, W_OK) != 0)
 		return -errno;
 	*dir = d;
