@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -33,20 +35,23 @@ static bool wanted(int fd, const int *fds, int n)
 }
 
 /*
- * In the grandchild: keep only @fds and the read end of the go-ahead pipe,
- * wait until the caller has dropped its references, then close them.
+ * Make this grandchild a helper of its own: every signal blocked (nothing
+ * may cut it short), a session of its own (not the caller's process group,
+ * which a terminal's Ctrl-C or a kill of the group reaches), named @comm
+ * for ps, standard streams on /dev/null (never the caller's pipe or
+ * terminal), and no fd but @fds (@n) and @keep.
  */
-static void release(const int *fds, int n, int go, const struct after *after)
+static void become_helper(const char *comm, const int *fds, int n,
+			  int keep1, int keep2)
 {
-	int i, null = open("/dev/null", O_RDWR);
+	int null = open("/dev/null", O_RDWR);
 	sigset_t all;
-	char c;
 	DIR *d;
 
 	sigfillset(&all);
-	sigprocmask(SIG_SETMASK, &all, NULL);	/* nothing may cut it short */
+	sigprocmask(SIG_SETMASK, &all, NULL);
 	setsid();
-	prctl(PR_SET_NAME, "tapkit-release");	/* what ps shows for it */
+	prctl(PR_SET_NAME, comm);
 	if (null >= 0) {
 		dup2(null, 0);
 		dup2(null, 1);
@@ -61,11 +66,23 @@ static void release(const int *fds, int n, int go, const struct after *after)
 			int fd = atoi(de->d_name);
 
 			if (de->d_name[0] != '.' && fd > 2 && fd != dfd &&
-			    fd != go && fd != after->keep && !wanted(fd, fds, n))
+			    fd != keep1 && fd != keep2 && !wanted(fd, fds, n))
 				close(fd);
 		}
 		closedir(d);
 	}
+}
+
+/*
+ * In the grandchild: keep only @fds and the read end of the go-ahead pipe,
+ * wait until the caller has dropped its references, then close them.
+ */
+static void release(const int *fds, int n, int go, const struct after *after)
+{
+	int i;
+	char c;
+
+	become_helper("tapkit-release", fds, n, go, after->keep);
 	/* EOF once the caller closed the write end (or exited) */
 	while (read(go, &c, 1) > 0 || errno == EINTR)
 		;
@@ -74,6 +91,41 @@ static void release(const int *fds, int n, int go, const struct after *after)
 	if (after->fn)
 		after->fn(after->arg);
 	_exit(0);
+}
+
+/* In the grandchild: wait for the caller's end (@pidfd), then @fn. */
+static void watch(int pidfd, void (*fn)(void))
+{
+	struct pollfd p = { .fd = pidfd, .events = POLLIN };
+
+	become_helper("tapkit-watch", NULL, 0, pidfd, -1);
+	while (poll(&p, 1, -1) < 0 && errno == EINTR)
+		;
+	fn();
+	_exit(0);
+}
+
+int detach_watch(void (*fn)(void))
+{
+	int pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0), status, err;
+	pid_t child;
+
+	if (pidfd < 0)
+		return -errno;
+	child = fork();
+	if (child < 0) {
+		err = -errno;
+		close(pidfd);
+		return err;
+	}
+	if (child == 0) {
+		if (fork() == 0)
+			watch(pidfd, fn);
+		_exit(0);
+	}
+	close(pidfd);
+	waitpid(child, &status, 0);
+	return 0;
 }
 
 /* The abstract socket address naming the helper of @name. */

@@ -38,4 +38,14 @@ int detach_release_then(const int *fds, int n, const char *name,
 /* True while a helper of detach_release_then() for @name lives. */
 bool detach_busy(const char *name);
 
+/**
+ * detach_watch() - @fn runs once the caller has ended, however it ended
+ * (SIGKILL, a crash), in a detached process that waits for it: a
+ * grandchild like detach_release()'s, that keeps no fd but a pidfd of the
+ * caller (and holds nothing of its output open).  It runs @fn at a normal
+ * exit too, when there should be nothing left for it to do.  0, or -errno
+ * when it could not start (no pidfd before Linux 5.3, no fork).
+ */
+int detach_watch(void (*fn)(void));
+
 #endif

@@ -16,6 +16,7 @@
 
 #include <event-parse.h>
 
+#include "common/detach.h"
 #include "common/log.h"
 #include "common/loop.h"
 #include "common/task.h"
@@ -116,6 +117,23 @@ static void untrack(struct session *s)
 		}
 }
 
+/* What a session of this process left, removed once the process ended:
+ * by its atexit teardown already, or here after a SIGKILL or a crash. */
+static void remove_when_gone(void)
+{
+	session_cleanup_stale();
+}
+
+/* A watchdog for the sessions of this process, started with its first. */
+static void watch_sessions(void)
+{
+	static bool started;
+
+	if (!started)
+		detach_watch(remove_when_gone);
+	started = true;
+}
+
 int session_open(struct session *s)
 {
 	const char *dir;
@@ -135,6 +153,7 @@ int session_open(struct session *s)
 	if (err)
 		return err;
 	session_cleanup_stale();
+	watch_sessions();
 	track_open(s);
 	return 0;
 }

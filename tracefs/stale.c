@@ -47,8 +47,13 @@ bool session_parse_name(const char *name, pid_t *pid, unsigned long long *start)
 bool session_owner_alive(pid_t pid, unsigned long long start)
 {
 	unsigned long long now;
+	char state;
 
-	return task_start_time(pid, &now) == 0 && now == start;
+	if (task_start_time(pid, &now) || now != start)
+		return false;
+	/* a zombie has ended: its watchdog wakes before it is reaped */
+	state = task_state(pid);
+	return state && state != 'Z' && state != 'X';
 }
 
 static bool stale(const char *name)

@@ -263,9 +263,13 @@ PY
 	assert_clean
 }
 
-@test "execsnoop: SIGKILL leaves its probes; the next session removes them" {
+@test "execsnoop: SIGKILL with its watchdog killed too leaves its probes; the next session removes them" {
 	require_tracefs_file uprobe_events
 	start_tool execsnoop
+	local w
+	w=$(watchdog_of "$TOOL_PID")
+	[ -n "$w" ] || { echo "# no watchdog"; false; }
+	kill -KILL "$w"
 	kill -KILL "$TOOL_PID"
 	wait "$TOOL_PID" || true
 	grep -qs "tapkit_${TOOL_PID}_" "$TRACEFS/dynamic_events" "$TRACEFS/uprobe_events" "$TRACEFS/kprobe_events" ||

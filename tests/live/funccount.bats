@@ -154,7 +154,7 @@ print(json.loads(sys.stdin.readline())["semaphore"]["value"])'
 # sema_cycle MODE HOW: funccount on a held usdtloop; the semaphore is 1 while
 # it runs and 0 after it ends by HOW (d: -d 1, INT, TERM, KILL)
 sema_cycle() {
-	local env=() d=()
+	local env=() d=() killed
 	[ "$1" = kernel ] || env=(env TAPKIT_NO_REF_CTR=1)
 	[ "$2" = d ] && d=(-d 1)
 	start_held "$USDT" wait-stdin 3
@@ -163,7 +163,7 @@ sema_cycle() {
 	[ "$(sema "$WL_PID" tkfc:tock)" = 0 ]
 	case $2 in
 	d) wait_tool ;;
-	KILL) kill -KILL "$TOOL_PID"; wait "$TOOL_PID" || true; TOOL_PID= ;;
+	KILL) kill -KILL "$TOOL_PID"; wait "$TOOL_PID" || true; killed=$TOOL_PID TOOL_PID= ;;
 	*) stop_tool "$2"; [ "$TOOL_RC" -eq 0 ] ;;
 	esac
 	local i
@@ -177,7 +177,12 @@ sema_cycle() {
 			{ show_output; return 1; }
 	fi
 	release_workload
-	[ "$2" = KILL ] || assert_clean
+	# a killed session's watchdog removes its group within a second
+	if [ "$2" = KILL ]; then
+		wait_clean "$killed" 1
+	else
+		assert_clean
+	fi
 }
 
 @test "funccount: the kernel's semaphore count is back to 0 after every exit path" {

@@ -122,6 +122,16 @@ assert_clean() {
 	fi
 }
 
+# watchdog_of PID: the PID of session PID's watchdog (tapkit-watch, which
+# holds a pidfd of it), or nothing
+watchdog_of() {
+	local w
+	for w in $(pgrep -x tapkit-watch); do
+		grep -qsx "Pid:[[:space:]]*$1" /proc/"$w"/fdinfo/* && echo "$w" && return 0
+	done
+	return 0
+}
+
 # wait_clean PID SECS: the group of session PID is removed within SECS
 # (with more than 8 events a detached process closes them, then removes it)
 wait_clean() {

@@ -208,10 +208,13 @@ PY
 	assert_clean "$RUN_PID"
 }
 
-@test "kprobe: SIGKILL leaves the group, the next run of a tool removes it" {
-	local dead
+@test "kprobe: SIGKILL with its watchdog killed too leaves the group, the next run of a tool removes it" {
+	local dead w
 	start_tool kprobe 'p:do_sys_openat2 f=+0(%si):string' "f == \"$P\""
 	dead=$TOOL_PID
+	w=$(watchdog_of "$TOOL_PID")
+	[ -n "$w" ] || { echo "# no watchdog"; false; }
+	kill -KILL "$w"
 	kill -KILL "$TOOL_PID"
 	wait "$TOOL_PID" || true
 	TOOL_PID=
