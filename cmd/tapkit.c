@@ -21,6 +21,7 @@
 #include "common/httpd.h"
 #include "common/kconfig.h"
 #include "common/log.h"
+#include "common/outfile.h"
 #include "common/target.h"
 #include "common/opt.h"
 #include "common/privlib.h"
@@ -901,6 +902,7 @@ static int check(struct tool *t, int argc, char **argv, int optind)
 {
 	struct tapkit *tk = t->ctx;
 	struct opts *o = &tk->o;
+	char why[PATH_MAX + 256];
 	int rc;
 
 	operands(t, argc, argv, optind);
@@ -941,8 +943,8 @@ static int check(struct tool *t, int argc, char **argv, int optind)
 	tk->ro.out = stdout;
 	if (o->top && top_check(tk) < 0)
 		goto fail;
-	if (o->out && !(tk->ro.out = fopen(o->out, "we"))) {
-		pr_err("cannot open '%s': %s", o->out, strerror(errno));
+	if (o->out && !(tk->ro.out = outfile_open(o->out, why, sizeof(why)))) {
+		pr_err("%s", why);
 		goto fail;
 	}
 	tk->ro.providers = prov_all;

@@ -15,6 +15,7 @@
 
 #include "common/flamegraph.h"
 #include "common/log.h"
+#include "common/outfile.h"
 #include "common/loop.h"
 #include "common/symcache.h"
 #include "common/task.h"
@@ -274,12 +275,11 @@ int stacks_write_file(const struct stackagg *a, const char *path,
 		      const struct stackagg_print_opts *po,
 		      const struct flamegraph_opts *svg, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "we");
+	FILE *f = outfile_open(path, err, errlen);
 	int e = 0;
 
 	if (!f)
-		return errmsg(err, errlen, -errno, "cannot write '%s': %s", path,
-			      strerror(errno));
+		return -errno;
 	if (svg)
 		e = flamegraph_write(a, po, svg, f);
 	else
