@@ -368,7 +368,7 @@ static int attach_one(struct pstate *st, struct prov_probe *p)
 				  "such perf event: %s", pr->event, strerror(-err));
 		else
 			run_error(st->run, "cannot sample %s with perf_event: %s",
-				  pr->event, strerror(-err));
+				  pr->event, perf_strerror(-err));
 		return err;
 	}
 	fds = perf_sampler_fds(pr->smp, &n);

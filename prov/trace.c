@@ -56,6 +56,14 @@ static void add_probe(struct prov_list *out, const char *sys, const char *name)
 	prov_list_push(out, p);
 }
 
+/* A failure to look at the tracepoints (-errno of tpoints_find()): no
+ * privilege, out of descriptors or memory. */
+static bool unreadable(int err)
+{
+	return err == -EACCES || err == -EPERM || err == -EMFILE ||
+	       err == -ENFILE || err == -ENOMEM;
+}
+
 static int trace_expand(const struct prov_env *env, const struct ast_pp *pp,
 			struct prov_list *out)
 {
@@ -89,20 +97,26 @@ static int trace_expand(const struct prov_env *env, const struct ast_pp *pp,
 		add_probe(out, l.v[i].sys, l.v[i].name);
 	tpoints_release(&l);
 	err = n < 0 ? n : 0;
-	if (n < 0)			/* unreadable: said below if it matters */
+	if (n < 0)
 		n = 0;
+	if (!n && unreadable(err)) {
+		/* not a point that is not there, optional or not: the
+		 * kernel's tracepoints could not be looked at (said once,
+		 * each point would say the same) */
+		static bool told;
+
+		if (!told)
+			diag_error(env->diag, pp->loc,
+				   "cannot read the tracepoints of this kernel: %s%s",
+				   strerror(-err), err == -EACCES && geteuid() ?
+				   " (tracing needs root)" : "");
+		told = true;
+		free(spec);
+		return -1;
+	}
 	if (!n && !env->listing && !pp->optional) {
-		if (err == -EMFILE || err == -ENFILE || err == -ENOMEM)
-			diag_error(env->diag, pp->loc,
-				   "cannot read the tracepoints of this kernel: %s",
-				   strerror(-err));
-		else if (tracing_access("events", R_OK) && geteuid())
-			diag_error(env->diag, pp->loc,
-				   "cannot read the tracepoints of this kernel: %s (tracing needs root)",
-				   strerror(EACCES));
-		else
-			diag_error(env->diag, pp->loc, "no tracepoint matches \"%s\"",
-				   c->arg->u.str.s);
+		diag_error(env->diag, pp->loc, "no tracepoint matches \"%s\"",
+			   c->arg->u.str.s);
 		free(spec);
 		return -1;
 	}

@@ -21,6 +21,7 @@
 #include "common/task.h"
 #include "tool/stacks.h"
 #include "tracefs/format.h"
+#include "tracefs/perf_event.h"
 #include "tracefs/perf_sideband.h"
 
 #define STACK_DRAIN_MS	10
@@ -135,7 +136,7 @@ struct stacks_sampler *stacks_sampler_open(const struct perf_sample_spec *spec,
 			       "the kernel has no perf software events: %s", strerror(e));
 		else
 			errmsg(err, errlen, -e, "cannot sample the cpu-clock event "
-			       "with perf_event: %s", strerror(e));
+			       "with perf_event: %s", perf_strerror(e));
 		goto fail;
 	}
 	if (attach(s, scope, l, err, errlen) < 0)
@@ -167,7 +168,7 @@ struct stacks_sampler *stacks_switch_sampler_open(const char *sys, const char *n
 	if (!s->smp) {
 		e = errno;
 		errmsg(err, errlen, -e, "cannot sample %s:%s with perf_event: %s",
-		       sys, name, strerror(e));
+		       sys, name, perf_strerror(e));
 		goto fail;
 	}
 	if (attach(s, NULL, l, err, errlen) < 0)

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -110,4 +111,30 @@ void perf_raise_fd_limit(void)
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
+}
+
+const char *perf_strerror(int err)
+{
+	static char buf[256];
+	char level[16] = "?";
+	FILE *f;
+
+	if (err != EACCES && err != EPERM)
+		return strerror(err);
+	f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+	if (f) {
+		if (!fgets(level, sizeof(level), f))
+			snprintf(level, sizeof(level), "?");
+		level[strcspn(level, "\n")] = '\0';
+		fclose(f);
+	}
+	if (geteuid())
+		snprintf(buf, sizeof(buf), "%s (perf_event needs root, CAP_PERFMON "
+			 "or CAP_SYS_ADMIN at kernel.perf_event_paranoid %s)",
+			 strerror(err), level);
+	else
+		snprintf(buf, sizeof(buf), "%s (perf_event needs CAP_PERFMON or "
+			 "CAP_SYS_ADMIN at kernel.perf_event_paranoid %s, and this "
+			 "process has neither)", strerror(err), level);
+	return buf;
 }

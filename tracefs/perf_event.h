@@ -23,4 +23,13 @@ struct perf_scope {
 /* Raise RLIMIT_NOFILE to its hard limit (many counters need many fds). */
 void perf_raise_fd_limit(void);
 
+/*
+ * strerror() of a perf_event_open() failure (@err > 0), with the privilege
+ * it lacks when it was refused: "Permission denied (perf_event needs root,
+ * CAP_PERFMON or CAP_SYS_ADMIN at kernel.perf_event_paranoid 2)", or for
+ * root without those capabilities, that it has neither.
+ * A static buffer.
+ */
+const char *perf_strerror(int err);
+
 #endif

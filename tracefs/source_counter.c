@@ -14,6 +14,7 @@
 #include "tracefs/format.h"
 #include "tracefs/internal.h"
 #include "tracefs/perf_counter.h"
+#include "tracefs/perf_event.h"
 #include "tracefs/session.h"
 #include "tracefs/source.h"
 
@@ -77,7 +78,7 @@ static int counter_open(struct source *src, struct loop *l)
 	cs->group = perf_group_open(&scope);
 	if (!cs->group) {
 		err = -errno;
-		session_errorf(s, "cannot open perf_event counters: %s", strerror(-err));
+		session_errorf(s, "cannot open perf_event counters: %s", perf_strerror(-err));
 		return err;
 	}
 	for (tp = s->tps; tp && !err; tp = tp->next) {
@@ -92,7 +93,7 @@ static int counter_open(struct source *src, struct loop *l)
 				       tp->system, tp->name, cs->ncounters);
 		else
 			session_errorf(s, "cannot count %s:%s with perf_event: %s",
-				       tp->system, tp->name, strerror(-err));
+				       tp->system, tp->name, perf_strerror(-err));
 	}
 	return err;
 }

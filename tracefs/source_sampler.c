@@ -30,6 +30,7 @@
 #include "common/symcache.h"
 #include "common/timefmt.h"
 #include "tracefs/internal.h"
+#include "tracefs/perf_event.h"
 #include "tracefs/perf_sampler.h"
 #include "tracefs/perf_sideband.h"
 #include "tracefs/session.h"
@@ -118,7 +119,7 @@ static int sampler_add(struct source *src, struct tp *tp, const char *filter)
 	if (!tp->src_data) {
 		err = errno ? errno : EIO;
 		session_errorf(src->s, "cannot sample %s:%s with perf_event: %s",
-			       tp->system, tp->name, strerror(err));
+			       tp->system, tp->name, perf_strerror(err));
 		return -err;
 	}
 	return 0;
