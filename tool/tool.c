@@ -162,8 +162,11 @@ static int trace(struct tool *t, struct loop *l)
 			return TK_EXIT_RUNTIME;
 		}
 		err = loop_run(l);
+		/* -ECANCELED: a session said why it ended (its instance
+		 * switched off by another tool) */
 		if (err < 0 && err != -EPIPE) {
-			pr_err("event loop failed: %s", strerror(-err));
+			if (err != -ECANCELED)
+				pr_err("event loop failed: %s", strerror(-err));
 			return TK_EXIT_RUNTIME;
 		}
 	}

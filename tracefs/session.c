@@ -27,6 +27,9 @@
 #include "tracefs/source.h"
 #include "tracefs/tracing.h"
 
+/* How often a session looks whether another tool switched it off (ms). */
+#define CHECK_MS 1000
+
 /* The source of each mode (DESIGN.md "Event transport"). */
 static struct source *(*const source_new[])(struct session *s) = {
 	[TP_RECORD] = ring_source_new,
@@ -230,6 +233,22 @@ int session_on_ready(struct loop *l, int fd, void *arg)
 	return n < 0 ? (int)n : 0;
 }
 
+/*
+ * Once a second: is our instance still as we set it?  When another tool
+ * switched it off, the session says what happened and ends the loop
+ * (-ECANCELED: said), instead of tracing nothing.
+ */
+static int session_on_check(struct loop *l, int fd, void *arg)
+{
+	struct session *s = arg;
+
+	if (sources_check(s->sources) < 0) {
+		pr_err("%s", session_error(s));
+		return -ECANCELED;
+	}
+	return 0;
+}
+
 int session_start(struct session *s, struct loop *l, tk_event_fn fn, void *arg)
 {
 	unsigned int drain_ms;
@@ -247,6 +266,7 @@ int session_start(struct session *s, struct loop *l, tk_event_fn fn, void *arg)
 	drain_ms = s->o.drain_ms ? s->o.drain_ms : sources_drain_ms(s->sources);
 	if (drain_ms)
 		loop_timer(l, drain_ms, drain_ms, session_on_ready, s);
+	loop_timer(l, CHECK_MS, CHECK_MS, session_on_check, s);
 	s->started = true;
 	return 0;
 }

@@ -47,6 +47,17 @@ long sources_drain(struct source *list, tk_event_fn fn, void *arg)
 	return n;
 }
 
+int sources_check(struct source *list)
+{
+	struct source *src;
+	int err;
+
+	for (src = list; src; src = src->next)
+		if (src->ops->check && (err = src->ops->check(src)) < 0)
+			return err;
+	return 0;
+}
+
 void sources_drain_stop(struct source *list)
 {
 	struct source *src;

@@ -51,6 +51,10 @@ struct source_ops {
 	/* Records lost so far, also added to @per_cpu[cpu < @max_cpu] where
 	 * the source knows the CPU (@per_cpu may be NULL).  NULL: none. */
 	uint64_t (*lost)(struct source *src, uint64_t *per_cpu, int max_cpu);
+	/* Is what the kernel holds for us still as start() left it (another
+	 * tool may switch it off)?  0, or -ECANCELED with session_error()
+	 * saying what changed.  NULL: nothing to look at. */
+	int (*check)(struct source *src);
 	/* Stop recording; what is buffered stays for a last drain. */
 	void (*stop)(struct source *src);
 	/* Release what the kernel holds for us (fds, maps); idempotent. */
@@ -78,6 +82,8 @@ int sources_open(struct source *list, struct loop *l);
 int sources_start(struct source *list);
 /* Records delivered by every source, or the first -errno. */
 long sources_drain(struct source *list, tk_event_fn fn, void *arg);
+/* The first check() that fails, or 0. */
+int sources_check(struct source *list);
 void sources_drain_stop(struct source *list);
 /* Lost records summed; @per_cpu[0..@max_cpu) zeroed first, then filled. */
 uint64_t sources_lost(struct source *list, uint64_t *per_cpu, int max_cpu);

@@ -279,6 +279,64 @@ static uint64_t ring_lost(struct source *src, uint64_t *per_cpu, int max_cpu)
 	return total;
 }
 
+/* "0" or "1" (and a newline) of our instance's file @rel; '\0' when it
+ * cannot be read (errno says why) */
+static char instance_flag(struct session *s, const char *rel)
+{
+	char *text = tracefs_instance_file_read(s->inst, rel, NULL);
+	char c = text ? text[0] : '\0';
+
+	free(text);
+	return c;
+}
+
+/*
+ * Another tool switched our instance off (trace-cmd reset -a writes 0 to
+ * every instance's tracing_on and disables every event), or removed what
+ * we record from: the session would go on tracing nothing.
+ */
+static int ring_check(struct source *src)
+{
+	struct session *s = src->s;
+	char rel[512];
+	struct tp *tp;
+
+	if (!s->inst)
+		return 0;
+	switch (instance_flag(s, "tracing_on")) {
+	case '1':
+		break;
+	case '0':
+		session_errorf(s, "another tool switched tracing off in our "
+			       "instance %s (its tracing_on is 0)", s->name);
+		return -ECANCELED;
+	default:
+		session_errorf(s, "our instance %s is gone: %s (another tool "
+			       "removed it)", s->name, strerror(errno ? errno : EIO));
+		return -ECANCELED;
+	}
+	for (tp = s->tps; tp; tp = tp->next) {
+		if (tp->src != src)
+			continue;
+		snprintf(rel, sizeof(rel), "events/%s/%s/enable", tp->system,
+			 tp->name);
+		switch (instance_flag(s, rel)) {
+		case '1':
+			continue;
+		case '0':
+			session_errorf(s, "another tool disabled %s:%s in our "
+				       "instance %s", tp->system, tp->name, s->name);
+			return -ECANCELED;
+		default:
+			session_errorf(s, "event %s:%s is gone from our instance "
+				       "%s (another tool removed it)", tp->system,
+				       tp->name, s->name);
+			return -ECANCELED;
+		}
+	}
+	return 0;
+}
+
 static void ring_stop_src(struct source *src)
 {
 	struct ring_source *rs = rsrc(src);
@@ -320,6 +378,7 @@ static const struct source_ops ring_ops = {
 	.drain = ring_drain_src,
 	.drain_stop = ring_drain_stop,
 	.lost = ring_lost,
+	.check = ring_check,
 	.stop = ring_stop_src,
 	.close = ring_close,
 	.free = ring_free_src,
