@@ -59,6 +59,8 @@ struct session {
 	void *arg;
 	uint64_t lost_seen;		/* loss.c: for -v live reports */
 	pid_t self;			/* our records are dropped */
+	struct probed_file *probed;	/* probed_files.c: our uprobes' files */
+	size_t nprobed;
 	char err[512];
 	struct session *next_open;	/* atexit list */
 };
@@ -68,6 +70,15 @@ void session_errorf(struct session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* A loop callback that drains every source of session @arg. */
 int session_on_ready(struct loop *l, int fd, void *arg);
+
+/* ---- probed_files.c ----------------------------------------------------- */
+
+/* Note @path, a file one of our uprobes was just defined in. */
+void probed_files_note(struct session *s, const char *path);
+/* 0, or -ECANCELED with session_error() when one of them was replaced or
+ * removed on disk since. */
+int probed_files_check(struct session *s);
+void probed_files_free(struct session *s);
 
 /* ---- instance.c --------------------------------------------------------- */
 

@@ -234,15 +234,16 @@ int session_on_ready(struct loop *l, int fd, void *arg)
 }
 
 /*
- * Once a second: is our instance still as we set it?  When another tool
- * switched it off, the session says what happened and ends the loop
- * (-ECANCELED: said), instead of tracing nothing.
+ * Once a second: is our instance still as we set it, and are our uprobes'
+ * files still those on disk?  When another tool switched the instance off,
+ * or a probed binary was replaced, the session says what happened and ends
+ * the loop (-ECANCELED: said), instead of tracing nothing.
  */
 static int session_on_check(struct loop *l, int fd, void *arg)
 {
 	struct session *s = arg;
 
-	if (sources_check(s->sources) < 0) {
+	if (sources_check(s->sources) < 0 || probed_files_check(s) < 0) {
 		pr_err("%s", session_error(s));
 		return -ECANCELED;
 	}
@@ -339,5 +340,6 @@ void session_free(struct session *s)
 	}
 	free(s->tids);
 	free(s->checked_filter);
+	probed_files_free(s);
 	free(s);
 }

@@ -181,6 +181,8 @@ int session_define_probes(struct session *s, const struct session_probe *v,
 		return err;
 	}
 	free(before);
+	for (i = 0; i < n; i++)
+		probed_files_note(s, v[i].path);
 	return 0;
 }
 
