@@ -142,16 +142,21 @@ static socklen_t busy_addr(const char *name, struct sockaddr_un *a)
 	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + len);
 }
 
-/* A socket bound to @name's address, or -errno (EADDRINUSE: taken). */
+/*
+ * A socket listening at @name's address, or -errno (EADDRINUSE: taken).
+ * It listens (and never accepts) so that detach_busy() can ask who holds
+ * the name: an abstract address has no owner or mode, and any user can
+ * bind one.
+ */
 static int bind_name(const char *name)
 {
 	struct sockaddr_un a;
 	socklen_t len = busy_addr(name, &a);
-	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0), err;
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0), err;
 
 	if (fd < 0)
 		return -errno;
-	if (bind(fd, (struct sockaddr *)&a, len) < 0) {
+	if (bind(fd, (struct sockaddr *)&a, len) < 0 || listen(fd, SOMAXCONN) < 0) {
 		err = -errno;
 		close(fd);
 		return err;
@@ -159,13 +164,26 @@ static int bind_name(const char *name)
 	return fd;
 }
 
+/*
+ * Busy when a process of root or of our user listens at the name: a name
+ * another user took (to keep a dead session's probes from being removed)
+ * does not count, nor one whose queue is full.
+ */
 bool detach_busy(const char *name)
 {
-	int fd = bind_name(name);
+	struct sockaddr_un a;
+	socklen_t len = busy_addr(name, &a), crlen = sizeof(struct ucred);
+	struct ucred cr;
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	bool busy;
 
-	if (fd >= 0)
-		close(fd);
-	return fd == -EADDRINUSE;
+	if (fd < 0)
+		return false;
+	busy = connect(fd, (struct sockaddr *)&a, len) == 0 &&
+	       getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &crlen) == 0 &&
+	       (cr.uid == 0 || cr.uid == geteuid());
+	close(fd);
+	return busy;
 }
 
 int detach_release(const int *fds, int n)
