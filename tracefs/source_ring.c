@@ -31,6 +31,7 @@ struct ring_source {
 	/* records of other thread groups than -p's are dropped (-p with
 	 * set_event_pid also admits children; -c wants its whole tree) */
 	bool scope;
+	bool started;			/* events on, until stop */
 	tk_event_fn fn;			/* the session's callback */
 	void *arg;
 };
@@ -207,6 +208,7 @@ static int ring_start(struct source *src)
 			return err;
 		}
 	}
+	rsrc(src)->started = true;
 	return 0;
 }
 
@@ -301,7 +303,7 @@ static int ring_check(struct source *src)
 	char rel[512];
 	struct tp *tp;
 
-	if (!s->inst)
+	if (!s->inst || !rsrc(src)->started)
 		return 0;
 	switch (instance_flag(s, "tracing_on")) {
 	case '1':
@@ -343,6 +345,7 @@ static void ring_stop_src(struct source *src)
 	struct session *s = src->s;
 	struct tp *tp;
 
+	rs->started = false;
 	for (tp = s->tps; tp && s->inst; tp = tp->next)
 		if (tp->src == src)
 			instance_enable(s, tp, false);
