@@ -16,6 +16,7 @@
 #include "common/opt.h"
 #include "common/ready.h"
 #include "tool/tool.h"
+#include "tracefs/session.h"
 
 static struct tool *running;
 static struct loop *running_loop;
@@ -162,11 +163,14 @@ static int trace(struct tool *t, struct loop *l)
 			return TK_EXIT_RUNTIME;
 		}
 		err = loop_run(l);
-		/* -ECANCELED: a session said why it ended (its instance
-		 * switched off by another tool) */
+		/* -ECANCELED: a session ended it and says why (its instance
+		 * switched off by another tool...) */
+		if (err == -ECANCELED && session_ended_why()) {
+			pr_err("%s", session_ended_why());
+			return TK_EXIT_RUNTIME;
+		}
 		if (err < 0 && err != -EPIPE) {
-			if (err != -ECANCELED)
-				pr_err("event loop failed: %s", strerror(-err));
+			pr_err("event loop failed: %s", strerror(-err));
 			return TK_EXIT_RUNTIME;
 		}
 	}

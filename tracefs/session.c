@@ -239,15 +239,22 @@ int session_on_ready(struct loop *l, int fd, void *arg)
  * or a probed binary was replaced, the session says what happened and ends
  * the loop (-ECANCELED: said), instead of tracing nothing.
  */
+static char ended_why[sizeof(((struct session *)0)->err)];
+
 static int session_on_check(struct loop *l, int fd, void *arg)
 {
 	struct session *s = arg;
 
 	if (sources_check(s->sources) < 0 || probed_files_check(s) < 0) {
-		pr_err("%s", session_error(s));
+		snprintf(ended_why, sizeof(ended_why), "%s", session_error(s));
 		return -ECANCELED;
 	}
 	return 0;
+}
+
+const char *session_ended_why(void)
+{
+	return ended_why[0] ? ended_why : NULL;
 }
 
 int session_start(struct session *s, struct loop *l, tk_event_fn fn, void *arg)

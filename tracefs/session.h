@@ -225,6 +225,10 @@ struct tep_handle *session_tep(struct session *s);
 const char *session_name(const struct session *s);
 /* Human-readable reason for the last failure (kernel's words when any). */
 const char *session_error(const struct session *s);
+/* Why a session ended the event loop with -ECANCELED (another tool
+ * switched its instance off, a probed binary was replaced): a message for
+ * the command to print, or NULL. */
+const char *session_ended_why(void);
 
 /* Undo everything; idempotent; also runs from atexit. */
 void session_close(struct session *s);
