@@ -4,7 +4,7 @@
 # reported with what could be read and marked truncated, never with wrong
 # arguments (empty strings in place of unread ones).
 
-load ../live/helpers
+load faults
 
 setup() {
 	require_root

@@ -4,11 +4,10 @@
 # runs or ends with status 1 and one line naming the cause, never a wrong
 # story (a kernel feature said missing); and it leaves nothing in tracefs.
 
-load ../live/helpers
+load faults
 
 setup() {
-	require_root
-	[ -d "$TRACEFS/events" ] || skip "requires: the tracing filesystem"
+	require_tracing
 }
 
 # limited KIND LIMIT CMD...: CMD under ulimit -KIND LIMIT; $rc, $err (its

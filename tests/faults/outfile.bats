@@ -4,7 +4,7 @@
 # symbolic link, or into a file, that another user planted there; our own
 # links and files, and new files, are written as asked.
 
-load ../live/helpers
+load faults
 
 setup() {
 	require_root

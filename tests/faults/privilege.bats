@@ -4,12 +4,11 @@
 # naming the privilege it lacks, and creates nothing; what works as root
 # without those capabilities (tracefs, whose files root owns) works.
 
-load ../live/helpers
+load faults
 
 setup() {
-	require_root
+	require_tracing
 	command -v setpriv >/dev/null || skip "requires: setpriv (util-linux)"
-	[ -d "$TRACEFS/events" ] || skip "requires: the tracing filesystem"
 }
 
 # refused WANT CMD...: CMD (under setpriv's options in $as) ends with

@@ -5,7 +5,7 @@
 # another user took, to keep a dead session's probes in the kernel, is not
 # heeded; one that root holds is.
 
-load ../live/helpers
+load faults
 
 setup() {
 	require_root

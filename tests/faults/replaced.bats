@@ -5,10 +5,10 @@
 # seconds and ends with status 1 and one line saying so, instead of
 # counting nothing; and it removes its probes as always.
 
-load ../live/helpers
+load faults
 
 setup() {
-	require_root
+	require_tracing
 	[ -e "$TRACEFS/uprobe_events" ] || skip "requires: uprobe_events"
 	PROG=$BATS_TEST_TMPDIR/prog
 	cp "$SYSLOOP" "$PROG"
@@ -21,15 +21,8 @@ teardown() {
 # ended WANT: the tool ends within 3 s with status 1 and its last line of
 # error WANT, and leaves nothing in tracefs
 ended() {
-	local i
-	for i in $(seq 1 30); do
-		kill -0 "$TOOL_PID" 2>/dev/null || break
-		sleep 0.1
-	done
-	wait_tool || true	# (its status is TOOL_RC)
-	[ "$TOOL_RC" -eq 1 ] || { echo "# status $TOOL_RC"; show_output; return 1; }
+	tool_ends_failing 3 || return 1
 	[ "$(tail -1 "$ERR")" = "$1" ] || { show_output; return 1; }
-	assert_clean
 }
 
 @test "replaced: funccount on a binary renamed over ends, saying the probes stay on the old file" {

@@ -3,11 +3,10 @@
 # its watchdog (tapkit-watch) has removed what it made, its instance and
 # event groups, with no later tapkit run to find them.
 
-load ../live/helpers
+load faults
 
 setup() {
-	require_root
-	[ -d "$TRACEFS/events" ] || skip "requires: the tracing filesystem"
+	require_tracing
 }
 
 teardown() {

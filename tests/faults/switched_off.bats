@@ -6,11 +6,10 @@
 # and one line saying what happened, instead of tracing nothing; and it
 # removes its instance as always.
 
-load ../live/helpers
+load faults
 
 setup() {
-	require_root
-	[ -d "$TRACEFS/events" ] || skip "requires: the tracing filesystem"
+	require_tracing
 }
 
 teardown() {
@@ -23,17 +22,11 @@ instance_of() {
 }
 
 # switched_off WANT: after the change just made, the tool ends within 3 s
-# with status 1, its error containing WANT, and nothing left in tracefs
+# with status 1, its one line of error containing WANT, and nothing left in
+# tracefs
 switched_off() {
-	local i
-	for i in $(seq 1 30); do
-		kill -0 "$TOOL_PID" 2>/dev/null || break
-		sleep 0.1
-	done
-	wait_tool || true	# (its status is TOOL_RC)
-	[ "$TOOL_RC" -eq 1 ] || { echo "# status $TOOL_RC"; show_output; return 1; }
+	tool_ends_failing 3 || return 1
 	[ "$(grep -c . "$ERR")" -eq 1 ] && grep -qF "$1" "$ERR" || { show_output; return 1; }
-	assert_clean
 }
 
 @test "switched off: tracing_on 0 in our instance ends opensnoop with the reason" {
