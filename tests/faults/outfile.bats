@@ -59,7 +59,8 @@ setup() {
 		{ show_run; false; }
 	[ "$(cat "$VICTIM")" = precious ]
 	assert_clean "$RUN_PID"
-	run_pid profile --folded-file "$SHARED/f.folded" -d 1
+	# (with the idle stacks: there are samples on an idle machine too)
+	run_pid profile -I --folded-file "$SHARED/f.folded" -d 1
 	[ "$status" -eq 0 ] || { show_run; false; }
 	[ -s "$SHARED/f.folded" ]
 }
