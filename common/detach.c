@@ -39,7 +39,7 @@ static bool wanted(int fd, const int *fds, int n)
  * may cut it short), a session of its own (not the caller's process group,
  * which a terminal's Ctrl-C or a kill of the group reaches), named @comm
  * for ps, standard streams on /dev/null (never the caller's pipe or
- * terminal), and no fd but @fds (@n) and @keep.
+ * terminal), and no fd but @fds (@n of them), @keep1 and @keep2.
  */
 static void become_helper(const char *comm, const int *fds, int n,
 			  int keep1, int keep2)
