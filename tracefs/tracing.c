@@ -22,15 +22,15 @@
 static char *root;
 
 /*
- * Why libtracefs found no tracing directory, when its errno does not say:
- * out of descriptors or memory (it could not read the mount table), else
- * the kernel has none.
+ * Why libtracefs found no tracing directory: its errno (@err) when it set
+ * one, else out of descriptors or memory if the mount table cannot be read
+ * now either, else the kernel has none.
  */
 static int not_found(int err)
 {
 	int fd;
 
-	if (err == EMFILE || err == ENFILE || err == ENOMEM)
+	if (err)
 		return err;
 	fd = open("/proc/self/mounts", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -84,8 +84,13 @@ int tracing_mount(const char **dir)
 	if (geteuid() != 0 && tracing_access("events", W_OK) != 0)
 		return -EACCES;
 	errno = 0;
-	if (tracefs_tracing_dir_is_mounted(true, &d) < 0 || !d)
-		return -not_found(errno);
+	if (tracefs_tracing_dir_is_mounted(true, &d) < 0 || !d) {
+		/* out of descriptors or memory, it could not look: say so,
+		 * not that the kernel lacks tracefs */
+		int err = not_found(errno);
+
+		return err == EMFILE || err == ENFILE || err == ENOMEM ? -err : -ENODEV;
+	}
 	if (access(d, W_OK) != 0)
 		return -errno;
 	*dir = d;
