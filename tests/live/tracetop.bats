@@ -163,7 +163,7 @@ $WL_PID $a 4" ] || { show_output; echo "$output"; false; }
 	assert_clean "$RUN_PID"
 }
 
-@test "tracetop: SIGTERM and SIGHUP end it cleanly; after SIGKILL the next run cleans up" {
+@test "tracetop: SIGTERM and SIGHUP end it cleanly; after SIGKILL (its watchdog too) the next run cleans up" {
 	local sig
 	for sig in TERM HUP; do
 		start_tool tracetop -b -d 0.2 syscalls
@@ -172,6 +172,10 @@ $WL_PID $a 4" ] || { show_output; echo "$output"; false; }
 		assert_clean
 	done
 	start_tool tracetop -b -d 0.2 syscalls
+	local w
+	w=$(watchdog_of "$TOOL_PID")
+	[ -n "$w" ] || { echo "# no watchdog"; false; }
+	kill -KILL "$w"
 	kill -KILL "$TOOL_PID"
 	wait "$TOOL_PID" || true
 	ls "$TRACEFS/instances" | grep -q "^tapkit_${TOOL_PID}_"	# left by the kill

@@ -184,11 +184,14 @@ PY
 		if ($0 != " => " a) { print "# " $0 " != " a; exit 1 } }' "$OUT" || { show_output; false; }
 }
 
-@test "uprobe: after SIGKILL the group stays, and the next run removes it" {
-	local pid
+@test "uprobe: after SIGKILL with its watchdog killed too the group stays, and the next run removes it" {
+	local pid w
 	start_tool uprobe "$DEF"
 	pid=$TOOL_PID
 	grep -q "tapkit_${pid}_" "$TRACEFS/uprobe_events"
+	w=$(watchdog_of "$pid")
+	[ -n "$w" ] || { echo "# no watchdog"; false; }
+	kill -KILL "$w"
 	kill -KILL "$pid"
 	wait "$pid" || true
 	TOOL_PID=
