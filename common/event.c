@@ -8,9 +8,10 @@ int64_t field_elem(const struct tk_event *ev, const struct tk_field *f, int i)
 {
 	struct tk_field e = *f;
 
-	if (!f->elem || i < 0 || (i + 1) * f->elem > f->size)
+	if (f->elem <= 0 || i < 0 || (int64_t)(i + 1) * f->elem > f->size ||
+	    !field_fits(ev, f))
 		return 0;
-	e.offset = f->offset + i * f->elem;
+	e.offset = f->offset + i * f->elem;	/* within the record now */
 	e.size = f->elem;
 	return field_int(ev, &e);
 }
@@ -24,11 +25,14 @@ int field_str(const struct tk_event *ev, const struct tk_field *f,
 	if (bufsz <= 0)
 		return 0;
 	buf[0] = '\0';
-	if ((unsigned int)(f->offset + f->size) > ev->size)
+	if (!field_fits(ev, f))
 		return 0;
 	if (f->flags & (TK_F_DYNAMIC | TK_F_RELATIVE)) {
 		uint32_t loc;
 
+		/* the location's 4 bytes, whatever size the format gave */
+		if ((uint64_t)f->offset + 4 > ev->size)
+			return 0;
 		memcpy(&loc, p + f->offset, 4);
 		off = loc & 0xffff;
 		len = loc >> 16;

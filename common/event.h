@@ -41,14 +41,22 @@ struct tk_field {
 	unsigned int flags;
 };
 
+/* Does field @f lie within the record (whatever the format said)? */
+static inline bool field_fits(const struct tk_event *ev, const struct tk_field *f)
+{
+	return f->offset >= 0 && f->size >= 0 &&
+	       (uint64_t)f->offset + (uint64_t)f->size <= ev->size;
+}
+
 /* Read an integer field of size 1, 2, 4 or 8, sign-extended when signed. */
 static inline int64_t field_int(const struct tk_event *ev, const struct tk_field *f)
 {
-	const unsigned char *p = (const unsigned char *)ev->data + f->offset;
+	const unsigned char *p;
 	bool s = f->flags & TK_F_SIGNED;
 
-	if (f->offset < 0 || (unsigned int)(f->offset + f->size) > ev->size)
+	if (!field_fits(ev, f))
 		return 0;
+	p = (const unsigned char *)ev->data + f->offset;
 	switch (f->size) {
 	case 1: return s ? (int64_t)*(const int8_t *)p : (int64_t)*p;
 	case 2: { uint16_t v; memcpy(&v, p, 2); return s ? (int64_t)(int16_t)v : (int64_t)v; }
