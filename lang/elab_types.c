@@ -559,8 +559,9 @@ int elab_pass_types(struct elab *e)
 		if (!f->used)
 			continue;
 		unresolved(e, f->locals, f->nparams, "parameter");
-		unresolved(e, f->locals + f->nparams, f->nlocals - f->nparams,
-			   "local");
+		if (f->nlocals > f->nparams)	/* (no locals: no array) */
+			unresolved(e, f->locals + f->nparams,
+				   f->nlocals - f->nparams, "local");
 		if (f->type == AST_T_UNKNOWN)
 			f->type = AST_T_LONG;	/* no value returned */
 	}
