@@ -351,13 +351,18 @@ static void translate(Dwarf_Attribute *attr, Dwarf_Op *e, size_t n,
 		/* at or above the CFA is the caller's part of the stack */
 		if (too_early(ctx, single) && !(is_cfa && off >= 0))
 			goto early;
-		set_mem(a, ctx, reg, fboff + off);
+		if (__builtin_add_overflow(fboff, off, &off)) {
+			fetcharg_refuse(a, "'%s': its frame offset is out of range",
+					a->name);
+			return;
+		}
+		set_mem(a, ctx, reg, off);
 		return;
 	}
 	if (n == 1 && e[0].atom == DW_OP_addr) {
 		int64_t d = (int64_t)(e[0].number - ctx->pc);
 
-		a->loc = d < 0 ? xasprintf("-0x%" PRIx64 "(%%ip)", (uint64_t)-d) :
+		a->loc = d < 0 ? xasprintf("-0x%" PRIx64 "(%%ip)", -(uint64_t)d) :
 				 xasprintf("+0x%" PRIx64 "(%%ip)", (uint64_t)d);
 		return;
 	}
