@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Field accessors that are too large to inline. */
+#include <limits.h>
 #include <string.h>
 
 #include "common/event.h"
@@ -7,11 +8,13 @@
 int64_t field_elem(const struct tk_event *ev, const struct tk_field *f, int i)
 {
 	struct tk_field e = *f;
+	int64_t off = (int64_t)f->offset + (int64_t)i * f->elem;
 
+	/* (an array that runs past the record keeps the elements in it) */
 	if (f->elem <= 0 || i < 0 || (int64_t)(i + 1) * f->elem > f->size ||
-	    !field_fits(ev, f))
+	    off < 0 || off > INT_MAX)
 		return 0;
-	e.offset = f->offset + i * f->elem;	/* within the record now */
+	e.offset = (int)off;
 	e.size = f->elem;
 	return field_int(ev, &e);
 }
