@@ -137,12 +137,6 @@ static void read_probe(struct execargs *ea, struct argv_probe *p,
 
 		if (field_int(ev, &p->ptr[i]) == 0)
 			return;
-		/* the kernel did not read it: longer than its string limit
-		 * (4 KiB), or not mapped; what follows is not shown either */
-		if (field_str_fault(ev, &p->arg[i])) {
-			a->truncated = true;
-			return;
-		}
 		n = field_str(ev, &p->arg[i], a->args + a->len, ARGS_LEN - a->len);
 		a->len += n + 1;
 		a->argc++;
